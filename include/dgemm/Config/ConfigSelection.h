@@ -1,0 +1,106 @@
+//===- ConfigSelection.h - Kernel config choice for FP8 GEMMs ---*- C++ -*-===//
+//
+// The pure function behind `dgemm-select-config`: from a problem (layout, M or
+// an M hint, N, K, groups, output type, scale recipe) and a target (SMs, shared
+// memory per block) choose the kernel config: block M/N, pipeline stages,
+// 2-CTA multicast, math warpgroups, tile-order group size and SMs to launch.
+// No MLIR dependency: the pass, the runtime (per call, with the actual M) and
+// the unit tests all call this same function.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DGEMM_CONFIG_CONFIGSELECTION_H
+#define DGEMM_CONFIG_CONFIGSELECTION_H
+
+#include <cstdint>
+#include <string>
+
+namespace dgemm {
+
+/// Which GEMM the kernel computes.
+enum class GemmKind { Normal, GroupedContiguous, GroupedMasked, KGrouped };
+
+/// Which operand a 2-CTA cluster multicasts (None: no cluster).
+enum class Multicast { None, A, B };
+
+/// Output element type.
+enum class OutType { BF16, F32 };
+
+/// Granularity of B's scales: 128x128 blocks, or 1x128 per row (wgrad).
+enum class BScaleGranularity { Block128x128, Row1x128 };
+
+struct ProblemDesc {
+  GemmKind kind = GemmKind::Normal;
+  /// Rows per group (normal: M; contiguous: the sum of rows; masked: the
+  /// expected rows per group; k-grouped: M). Must be >= 1.
+  int64_t m = 0;
+  int64_t n = 0;
+  int64_t k = 0;
+  /// Number of groups (1 for the normal GEMM).
+  int64_t groups = 1;
+  OutType out = OutType::BF16;
+  BScaleGranularity bScale = BScaleGranularity::Block128x128;
+};
+
+struct TargetDesc {
+  int64_t numSMs = 132;
+  /// Dynamic shared memory a block may use (opt-in maximum).
+  int64_t smemPerBlock = 232448;
+};
+
+struct KernelConfig {
+  int64_t blockM = 0;
+  int64_t blockN = 0;
+  int64_t stages = 0;
+  /// CTAs per cluster: 1 or 2.
+  int64_t clusterSize = 1;
+  Multicast multicast = Multicast::None;
+  /// Consumer (math) warpgroups: 1 or 2.
+  int64_t mathWarpgroups = 1;
+  /// Tile-order group size: tiles are walked in groups of this many N blocks.
+  int64_t swizzleGroup = 1;
+  /// CTAs launched (persistent grid), <= target SMs, a multiple of clusterSize.
+  int64_t numSMs = 0;
+
+  bool operator==(const KernelConfig &o) const;
+};
+
+/// Register budget of one consumer thread (setmaxnreg value) for a config
+/// with `mathWarpgroups` consumers: 240 for one, 232 for two.
+int64_t consumerRegisterBudget(int64_t mathWarpgroups);
+
+/// Registers a consumer thread needs: the fresh wgmma tile and the promoted
+/// f32 total, 2 x (rows per warpgroup / 64) x blockN/2, plus a reserve for
+/// addresses, scales and loop state.
+int64_t consumerRegistersNeeded(int64_t blockM, int64_t blockN,
+                                int64_t mathWarpgroups);
+
+/// True when every tile at a multiple of blockN spans at most two 128-wide
+/// B-scale blocks: blockN <= 128 + gcd(blockN, 128).
+bool spansAtMostTwoScaleBlocks(int64_t blockN);
+
+/// Shared memory bytes of one pipeline stage (A, B, A scales, B scales for
+/// the 1x128 recipe, and the stage's two mbarriers).
+int64_t stageBytes(int64_t blockM, int64_t blockN, const ProblemDesc &p);
+
+/// Shared memory bytes outside the stages (output staging tile + slack).
+int64_t fixedSmemBytes(int64_t blockM, int64_t blockN, const ProblemDesc &p);
+
+/// Empty string when `c` is a config the kernel can run for `p` on `t`
+/// (block sizes, register budget, scale blocks, shared memory, cluster);
+/// otherwise a sentence saying which rule it breaks. Used to check configs
+/// set by a user or a tuning record.
+std::string checkConfig(const KernelConfig &c, const ProblemDesc &p,
+                        const TargetDesc &t);
+
+/// Empty string when the problem is one configs can be chosen for;
+/// otherwise what is wrong with it (M < 1, N not a multiple of 8, ...).
+std::string checkProblem(const ProblemDesc &p);
+
+/// The chosen config. Deterministic. Precondition: checkProblem(p) is empty.
+KernelConfig selectConfig(const ProblemDesc &p, const TargetDesc &t);
+
+const char *toString(Multicast m);
+
+} // namespace dgemm
+
+#endif // DGEMM_CONFIG_CONFIGSELECTION_H

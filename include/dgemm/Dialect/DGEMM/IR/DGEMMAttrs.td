@@ -1,0 +1,110 @@
+//===- DGEMMAttrs.td - dgemm attributes --------------------*- tablegen -*-===//
+//
+// #dgemm.recipe (scale granularity), #dgemm.grouped (MoE layout),
+// #dgemm.target (the GPU) and #dgemm.config (the kernel config).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DGEMM_ATTRS_TD
+#define DGEMM_ATTRS_TD
+
+include "dgemm/Dialect/DGEMM/IR/DGEMMDialect.td"
+include "dgemm/Dialect/DGEMM/IR/DGEMMEnums.td"
+include "mlir/IR/AttrTypeBase.td"
+
+class DGEMM_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<DGEMM_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def DGEMM_RecipeAttr : DGEMM_Attr<"Recipe", "recipe"> {
+  let summary = "scale granularity of A and B";
+  let description = [{
+    How the FP8 operands are scaled, as `rows x cols` of the block one f32
+    scale covers. A is always scaled per row per 128 K-values (`1x128`). B is
+    scaled per `128x128` block (inference and the forward pass), or per row
+    per 128 K-values (`1x128`, the weight-gradient recipe).
+
+    ```mlir
+    #dgemm.recipe<a = 1x128, b = 128x128>
+    #dgemm.recipe<a = 1x128, b = 1x128>
+    ```
+  }];
+  let parameters = (ins "int64_t":$aRows, "int64_t":$aCols,
+                        "int64_t":$bRows, "int64_t":$bCols);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  // Lets ops default the attribute to a C++ expression (DefaultValuedAttr).
+  let constBuilderCall = "$0";
+  let extraClassDeclaration = [{
+    /// True for the weight-gradient recipe (B scaled per row).
+    bool isPerRowB() const { return getBRows() == 1; }
+    static RecipeAttr getBlockwise(::mlir::MLIRContext *ctx) {
+      return get(ctx, 1, 128, 128, 128);
+    }
+  }];
+}
+
+def DGEMM_GroupedAttr : DGEMM_Attr<"Grouped", "grouped"> {
+  let summary = "layout of an m-grouped GEMM";
+  let description = [{
+    `contiguous`: the groups' rows stacked in one A [M_sum, K], each group's
+    rows aligned to 128, an i32 `m_indices[M_sum]` naming each row's group
+    (-1 for padding). `masked`: A is [G, M_max, K] and an i32 `masked_m[G]`,
+    read on the device, gives each group's valid rows.
+
+    ```mlir
+    #dgemm.grouped<contiguous>
+    #dgemm.grouped<masked>
+    ```
+  }];
+  let parameters = (ins EnumParameter<DGEMM_GroupedLayout>:$layout);
+  let assemblyFormat = "`<` $layout `>`";
+}
+
+def DGEMM_TargetAttr : DGEMM_Attr<"Target", "target"> {
+  let summary = "the GPU a kernel is built for";
+  let description = [{
+    The chip, its number of SMs and the dynamic shared memory one block may
+    use. Defaults are H100/H200 (sm_90a, 132 SMs, 232448 bytes).
+
+    ```mlir
+    #dgemm.target<"sm_90a", sms = 132, smem = 232448>
+    ```
+  }];
+  let parameters = (ins StringRefParameter<"chip">:$chip,
+                        "int64_t":$sms, "int64_t":$smem);
+  let assemblyFormat = "`<` $chip `,` `sms` `=` $sms `,` `smem` `=` $smem `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    static TargetAttr getDefault(::mlir::MLIRContext *ctx) {
+      return get(ctx, "sm_90a", 132, 232448);
+    }
+  }];
+}
+
+def DGEMM_ConfigAttr : DGEMM_Attr<"Config", "config"> {
+  let summary = "kernel config of a GEMM";
+  let description = [{
+    How the kernel computes the GEMM: output tile `block_m` x `block_n`
+    (block K is always 128), `stages` of the shared-memory ring, CTAs per
+    `cluster` (1 or 2) and the operand they `multicast`, consumer
+    `math_warpgroups`, the tile-order `swizzle_group` (tiles are walked in
+    groups of that many N blocks) and the `num_sms` CTAs of the persistent grid.
+    Chosen by `dgemm-select-config`, or written by a user or a tuning record.
+
+    ```mlir
+    #dgemm.config<block_m = 128, block_n = 112, stages = 6, cluster = 1,
+                  multicast = none, math_warpgroups = 2, swizzle_group = 16,
+                  num_sms = 128>
+    ```
+  }];
+  let parameters = (ins "int64_t":$block_m, "int64_t":$block_n,
+                        "int64_t":$stages, "int64_t":$cluster,
+                        EnumParameter<DGEMM_MulticastOperand>:$multicast,
+                        "int64_t":$math_warpgroups, "int64_t":$swizzle_group,
+                        "int64_t":$num_sms);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+#endif // DGEMM_ATTRS_TD

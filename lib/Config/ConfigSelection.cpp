@@ -1,0 +1,462 @@
+//===- ConfigSelection.cpp - Kernel config choice for FP8 GEMMs -----------===//
+//
+// Implements `selectConfig`, the pure function that picks block M/N, the
+// pipeline depth, 2-CTA multicast, the consumer warpgroups, the tile-order
+// group and the persistent grid size of a block-scaled FP8 GEMM on Hopper,
+// and `checkConfig` / `checkProblem`, which explain in one sentence why a
+// config or a problem cannot be used. The rules and the cost model are drawn
+// below; docs/config-selection.md has the same with the chosen configs of the
+// reference shapes.
+//
+//===----------------------------------------------------------------------===//
+//
+// Consumer warpgroups and registers
+// ---------------------------------
+//   blockM  math WGs  rows per WG  m64 waves per WG
+//      64       1         64             1
+//     128       2         64             1
+//     256       2        128             2
+//
+// A consumer thread holds the fresh wgmma tile and the promoted f32 total:
+// an m64nN f32 fragment is N/2 registers per thread, so
+//
+//   needed = 2 * (rowsPerWG / 64) * blockN / 2 + 40 (addresses, scales, loop)
+//   budget = 240 with one consumer  (setmaxnreg pair (24, 240) at 256 threads)
+//            232 with two consumers (setmaxnreg pair (40, 232) at 384 threads)
+//
+//   blockM 64 : blockN + 40  <= 240  ->  blockN <= 200
+//   blockM 128: blockN + 40  <= 232  ->  blockN <= 192
+//   blockM 256: 2*blockN + 40 <= 232 ->  blockN <= 96
+//
+// B-scale blocks (128x128 recipe)
+// -------------------------------
+// Tiles start at n0 = j * blockN; n0 mod 128 takes every multiple of
+// g = gcd(blockN, 128) below 128, so the worst tile starts at 128 - g inside
+// its scale block and ends at 128 - g + blockN. Spanning at most two blocks:
+//
+//   128 - g + blockN <= 256   <=>   blockN <= 128 + g
+//
+//   ok: 112 136 144 160 192 (256)      not ok: 152 168 176 184 200 ...
+//
+// The 1x128 recipe (wgrad) has a B scale per row and no such limit.
+//
+// Shared memory
+// -------------
+//   stage = 128*BM (A) + 128*BN (B) + 4*BM (A scales)
+//         + roundUp(4*BN, 128) (B scales, 1x128 recipe only: a TMA destination
+//                               is 128-byte aligned)
+//         + 16 (full + empty mbarrier)
+//   fixed = BM*BN * (2 for bf16, 4 for f32)  (output staging tile)
+//         + 1024                             (slack: alignment, B-scale buffer)
+//   stages = min(8, (smemPerBlock - fixed) / stage), chosen configs need >= 3.
+// A and B tiles are multiples of 1024 bytes (BM, BN multiples of 8), so every
+// swizzle-128 tile stays 1024-aligned.
+//
+// Block sizes: the cost model
+// ---------------------------
+// Candidates: blockM in {64, 128, 256} ({64, 128} for the contiguous layout,
+// whose groups are aligned to 128 rows; only 64 when m <= 64), blockN every
+// multiple of 8 in [min(16, n8), min(256, n8)] with n8 = max(8, roundUp(n, 8)),
+// each kept if it fits the registers, the scale blocks and at least 3 stages.
+// Block N 8 only when N <= 8: an n8 tile makes every CTA read a whole A block
+// for 8 columns, twice the GPU-wide A traffic of n16, which the per-SM model
+// below does not see (it would pick 64x8 for M = 64, N = 1024). DeepGEMM's
+// smallest block N is 16 as well.
+//
+//   tiles = ceil(m/BM) * ceil(n/BN)           (contiguous: m is all rows)
+//         * groups                            (masked, k-grouped)
+//   waves = ceil(tiles / SMs)
+//   cost  = waves * (BM * max(BN, 32 + BN/2)  +  64 * (BM + BN))
+//                    ^ tensor-core time        ^ operand loads
+//
+// The unit is 1/4096 of a clock per K element (an SM does ~4096 FP8 MACs per
+// clock and pulls ~64 bytes per clock from L2). The waves factor makes the
+// busiest SM what counts. max(BN, 32 + BN/2) is the wgmma floor: an
+// m64nNk32 reads its 64x32 A tile (2 KiB) from shared memory at ~128 B/clk,
+// 16 + N/4 clocks, which beats the N/2 clocks of math below N = 64 (an
+// estimate; it changes none of the reference shapes' choices, but keeps
+// narrow tiles from looking cheaper than they run). Lowest cost wins; ties
+// go to the larger tile (BM*BN), then the larger BM, then the smaller BN.
+//
+//   M=256, N=7168: 128x112 -> 2*64 = 128 tiles, 1 wave, cost 29696
+//                  128x128 -> 2*56 = 112 tiles, 1 wave, cost 32768
+//
+// Multicast, grid and tile order
+// ------------------------------
+// 2-CTA clusters only when m >= 512 (masked: expected rows per group), the
+// target SM count is even and the kind is not k-grouped: multicast A (the two
+// CTAs are neighbours along N) when the N blocks are even in number, else
+// multicast B (neighbours along M) for the normal GEMM when the M blocks are.
+// numSMs = ceil(tiles / waves) rounded up to the cluster size: the fewest CTAs
+// that keep the waves. swizzleGroup = 1 for a single wave, else
+// min(16, N blocks), kept even with multicast A.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dgemm/Config/ConfigSelection.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <string>
+
+using namespace dgemm;
+
+namespace {
+
+constexpr int64_t kMaxInt64 = std::numeric_limits<int64_t>::max();
+constexpr int64_t kMaxInt32 = std::numeric_limits<int32_t>::max();
+
+/// Registers a consumer thread keeps for addresses, scales and loop state.
+constexpr int64_t kRegisterReserve = 40;
+/// Bytes of the stage's full and empty mbarriers.
+constexpr int64_t kBarrierBytes = 16;
+/// Shared memory kept outside the stages and the output tile.
+constexpr int64_t kSmemSlack = 1024;
+constexpr int64_t kMaxStages = 8;
+constexpr int64_t kMinChosenStages = 3;
+constexpr int64_t kMaxSwizzleGroup = 16;
+constexpr int64_t kMulticastMinRows = 512;
+
+/// ceil(a / b) for a >= 0, b > 0, without forming a + b - 1.
+int64_t ceilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
+int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+
+/// a * b and a + b for non-negative operands, saturating instead of
+/// overflowing, so that absurd sizes cannot wrap the arithmetic around.
+int64_t mulSat(int64_t a, int64_t b) {
+  if (a != 0 && b > kMaxInt64 / a)
+    return kMaxInt64;
+  return a * b;
+}
+int64_t addSat(int64_t a, int64_t b) {
+  return a > kMaxInt64 - b ? kMaxInt64 : a + b;
+}
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+/// Consumer warpgroups for a block M: 64 -> 1, 128 -> 2 (64 rows each),
+/// 256 -> 2 (128 rows each); 0 for any other block M.
+int64_t mathWarpgroupsFor(int64_t blockM) {
+  switch (blockM) {
+  case 64:
+    return 1;
+  case 128:
+  case 256:
+    return 2;
+  default:
+    return 0;
+  }
+}
+
+bool blockMAllowed(int64_t blockM, GemmKind kind) {
+  if (blockM == 64 || blockM == 128)
+    return true;
+  return blockM == 256 && kind != GemmKind::GroupedContiguous;
+}
+
+const char *kindName(GemmKind kind) {
+  switch (kind) {
+  case GemmKind::Normal:
+    return "normal";
+  case GemmKind::GroupedContiguous:
+    return "grouped contiguous";
+  case GemmKind::GroupedMasked:
+    return "grouped masked";
+  case GemmKind::KGrouped:
+    return "k-grouped";
+  }
+  return "unknown";
+}
+
+/// Output tiles of the whole launch.
+int64_t numTiles(int64_t blockM, int64_t blockN, const ProblemDesc &p) {
+  int64_t perGroup = mulSat(ceilDiv(p.m, blockM), ceilDiv(p.n, blockN));
+  if (p.kind == GemmKind::GroupedMasked || p.kind == GemmKind::KGrouped)
+    return mulSat(perGroup, p.groups);
+  return perGroup;
+}
+
+/// Tensor-core time of one tile per K element (1/4096 clock): the m64nNk32
+/// wgmma is bound by its A read from shared memory below N = 64.
+int64_t tileComputeCost(int64_t blockM, int64_t blockN) {
+  return blockM * std::max(blockN, 32 + blockN / 2);
+}
+
+/// Operand loads of one tile per K element (1/4096 clock at 64 B/clk).
+int64_t tileLoadCost(int64_t blockM, int64_t blockN) {
+  return 64 * (blockM + blockN);
+}
+
+/// Stages that fit next to the fixed part, 0 when not even one does.
+int64_t maxStages(int64_t blockM, int64_t blockN, const ProblemDesc &p,
+                  const TargetDesc &t) {
+  int64_t left = t.smemPerBlock - fixedSmemBytes(blockM, blockN, p);
+  if (left <= 0)
+    return 0;
+  return left / stageBytes(blockM, blockN, p);
+}
+
+struct Candidate {
+  int64_t blockM = 0;
+  int64_t blockN = 0;
+  int64_t stages = 0;
+  int64_t tiles = 0;
+  int64_t waves = 0;
+  int64_t cost = 0;
+};
+
+/// True when `a` is preferred over `b`: lower cost, then the larger tile,
+/// then the larger block M, then the smaller block N.
+bool better(const Candidate &a, const Candidate &b) {
+  if (a.cost != b.cost)
+    return a.cost < b.cost;
+  if (a.blockM * a.blockN != b.blockM * b.blockN)
+    return a.blockM * a.blockN > b.blockM * b.blockN;
+  if (a.blockM != b.blockM)
+    return a.blockM > b.blockM;
+  return a.blockN < b.blockN;
+}
+
+} // namespace
+
+bool KernelConfig::operator==(const KernelConfig &o) const {
+  return blockM == o.blockM && blockN == o.blockN && stages == o.stages &&
+         clusterSize == o.clusterSize && multicast == o.multicast &&
+         mathWarpgroups == o.mathWarpgroups && swizzleGroup == o.swizzleGroup &&
+         numSMs == o.numSMs;
+}
+
+const char *dgemm::toString(Multicast m) {
+  switch (m) {
+  case Multicast::None:
+    return "none";
+  case Multicast::A:
+    return "a";
+  case Multicast::B:
+    return "b";
+  }
+  return "unknown";
+}
+
+int64_t dgemm::consumerRegisterBudget(int64_t mathWarpgroups) {
+  switch (mathWarpgroups) {
+  case 1:
+    return 240; // (24, 240) at 256 threads.
+  case 2:
+    return 232; // (40, 232) at 384 threads: 40 + 2*232 <= 3*168.
+  case 3:
+    return 160; // (24, 160) at 512 threads: 24 + 3*160 <= 4*128.
+  default:
+    return 0;
+  }
+}
+
+int64_t dgemm::consumerRegistersNeeded(int64_t blockM, int64_t blockN,
+                                       int64_t mathWarpgroups) {
+  int64_t rowsPerWarpgroup = blockM / std::max<int64_t>(mathWarpgroups, 1);
+  int64_t wavesPerWarpgroup =
+      ceilDiv(std::max<int64_t>(rowsPerWarpgroup, 1), 64);
+  return 2 * wavesPerWarpgroup * blockN / 2 + kRegisterReserve;
+}
+
+bool dgemm::spansAtMostTwoScaleBlocks(int64_t blockN) {
+  if (blockN <= 0)
+    return false;
+  return blockN <= 128 + std::gcd(blockN, int64_t(128));
+}
+
+int64_t dgemm::stageBytes(int64_t blockM, int64_t blockN,
+                          const ProblemDesc &p) {
+  int64_t bytes = 128 * blockM + 128 * blockN + 4 * blockM + kBarrierBytes;
+  if (p.bScale == BScaleGranularity::Row1x128)
+    bytes += roundUp(4 * blockN, 128);
+  return bytes;
+}
+
+int64_t dgemm::fixedSmemBytes(int64_t blockM, int64_t blockN,
+                              const ProblemDesc &p) {
+  int64_t elementBytes = p.out == OutType::BF16 ? 2 : 4;
+  return elementBytes * blockM * blockN + kSmemSlack;
+}
+
+std::string dgemm::checkProblem(const ProblemDesc &p) {
+  if (p.m < 1 || p.m > kMaxInt32)
+    return "M must be in [1, " + str(kMaxInt32) + "], got " + str(p.m);
+  int64_t nAlign = p.out == OutType::BF16 ? 8 : 4;
+  const char *outName = p.out == OutType::BF16 ? "BF16" : "F32";
+  if (p.n < nAlign || p.n % nAlign != 0)
+    return "N must be a positive multiple of " + str(nAlign) + " for a " +
+           outName + " output (16-byte rows), got " + str(p.n);
+  if (p.n > kMaxInt32)
+    return "N must be at most " + str(kMaxInt32) + ", got " + str(p.n);
+  if (p.k < 128 || p.k % 128 != 0)
+    return "K must be a positive multiple of 128, got " + str(p.k);
+  if (p.k > kMaxInt32)
+    return "K must be at most " + str(kMaxInt32) + ", got " + str(p.k);
+  if (p.groups < 1 || p.groups > kMaxInt32)
+    return "groups must be in [1, " + str(kMaxInt32) + "], got " +
+           str(p.groups);
+  if (p.kind == GemmKind::Normal && p.groups != 1)
+    return "the normal GEMM has groups = 1, got " + str(p.groups);
+  return "";
+}
+
+std::string dgemm::checkConfig(const KernelConfig &c, const ProblemDesc &p,
+                               const TargetDesc &t) {
+  std::string problem = checkProblem(p);
+  if (!problem.empty())
+    return problem;
+
+  if (!blockMAllowed(c.blockM, p.kind)) {
+    if (c.blockM == 256)
+      return std::string("block_m = 256 is not allowed for the ") +
+             kindName(p.kind) + " layout (groups are aligned to 128 rows)";
+    return "block_m = " + str(c.blockM) + " is not one of 64, 128, 256";
+  }
+  if (c.blockN < 8 || c.blockN > 256 || c.blockN % 8 != 0)
+    return "block_n = " + str(c.blockN) +
+           " is not a multiple of 8 in [8, 256] (wgmma N)";
+
+  int64_t wantWarpgroups = mathWarpgroupsFor(c.blockM);
+  if (c.mathWarpgroups != wantWarpgroups)
+    return "block_m = " + str(c.blockM) +
+           " needs math_warpgroups = " + str(wantWarpgroups) + ", got " +
+           str(c.mathWarpgroups);
+
+  int64_t needed =
+      consumerRegistersNeeded(c.blockM, c.blockN, c.mathWarpgroups);
+  int64_t budget = consumerRegisterBudget(c.mathWarpgroups);
+  if (needed > budget)
+    return "block_m = " + str(c.blockM) + ", block_n = " + str(c.blockN) +
+           " needs " + str(needed) +
+           " registers per consumer thread, over the budget of " + str(budget);
+
+  if (p.bScale == BScaleGranularity::Block128x128 &&
+      !spansAtMostTwoScaleBlocks(c.blockN))
+    return "block_n = " + str(c.blockN) +
+           " lets a tile span three 128-wide B-scale blocks (needs block_n "
+           "<= 128 + gcd(block_n, 128) = " +
+           str(128 + std::gcd(c.blockN, int64_t(128))) + ")";
+
+  if (c.stages < 1)
+    return "stages = " + str(c.stages) + " must be at least 1";
+  int64_t stage = stageBytes(c.blockM, c.blockN, p);
+  int64_t fixed = fixedSmemBytes(c.blockM, c.blockN, p);
+  if (c.stages > maxStages(c.blockM, c.blockN, p, t))
+    return "stages = " + str(c.stages) + " of " + str(stage) +
+           " bytes each plus " + str(fixed) + " fixed bytes need " +
+           str(addSat(mulSat(c.stages, stage), fixed)) +
+           " bytes of shared memory, over the " + str(t.smemPerBlock) +
+           " a block may use";
+
+  if (c.clusterSize != 1 && c.clusterSize != 2)
+    return "cluster_size = " + str(c.clusterSize) + " is not 1 or 2";
+  if ((c.clusterSize == 1) != (c.multicast == Multicast::None))
+    return "cluster_size = " + str(c.clusterSize) +
+           " does not go with multicast = " + toString(c.multicast) +
+           " (a 2-CTA cluster multicasts a or b, a single CTA none)";
+  if (c.multicast != Multicast::None && p.kind == GemmKind::KGrouped)
+    return "multicast is not supported for the k-grouped GEMM";
+  if (c.multicast == Multicast::B && p.kind != GemmKind::Normal)
+    return std::string("multicast = b is only supported for the normal GEMM, "
+                       "not the ") +
+           kindName(p.kind) + " layout";
+  if (c.multicast == Multicast::A && ceilDiv(p.n, c.blockN) % 2 != 0)
+    return "multicast = a pairs N blocks, but N = " + str(p.n) + " has " +
+           str(ceilDiv(p.n, c.blockN)) +
+           " blocks of block_n = " + str(c.blockN) + " (an odd number)";
+  if (c.multicast == Multicast::B && ceilDiv(p.m, c.blockM) % 2 != 0)
+    return "multicast = b pairs M blocks, but M = " + str(p.m) + " has " +
+           str(ceilDiv(p.m, c.blockM)) +
+           " blocks of block_m = " + str(c.blockM) + " (an odd number)";
+
+  if (c.numSMs < 1 || c.numSMs > t.numSMs)
+    return "num_sms = " + str(c.numSMs) + " is not in [1, " + str(t.numSMs) +
+           "]";
+  if (c.numSMs % c.clusterSize != 0)
+    return "num_sms = " + str(c.numSMs) +
+           " is not a multiple of cluster_size = " + str(c.clusterSize);
+  if (c.swizzleGroup < 1)
+    return "swizzle_group = " + str(c.swizzleGroup) + " must be at least 1";
+  return "";
+}
+
+KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t) {
+  // Outside the precondition: the default config, which checkConfig rejects.
+  if (!checkProblem(p).empty())
+    return KernelConfig();
+  int64_t targetSMs = std::max<int64_t>(t.numSMs, 1);
+
+  // Block sizes: the cheapest candidate by the cost model drawn above.
+  Candidate best;
+  bool found = false;
+  int64_t nRounded = std::max<int64_t>(8, roundUp(p.n, 8));
+  int64_t minBlockN = std::min<int64_t>(16, nRounded);
+  int64_t maxBlockN = std::min<int64_t>(256, nRounded);
+  for (int64_t blockM : {64, 128, 256}) {
+    if (!blockMAllowed(blockM, p.kind) || (p.m <= 64 && blockM != 64))
+      continue;
+    int64_t warpgroups = mathWarpgroupsFor(blockM);
+    for (int64_t blockN = minBlockN; blockN <= maxBlockN; blockN += 8) {
+      if (consumerRegistersNeeded(blockM, blockN, warpgroups) >
+          consumerRegisterBudget(warpgroups))
+        continue;
+      if (p.bScale == BScaleGranularity::Block128x128 &&
+          !spansAtMostTwoScaleBlocks(blockN))
+        continue;
+      Candidate c;
+      c.blockM = blockM;
+      c.blockN = blockN;
+      c.stages = std::min(kMaxStages, maxStages(blockM, blockN, p, t));
+      if (c.stages < kMinChosenStages)
+        continue;
+      c.tiles = numTiles(blockM, blockN, p);
+      c.waves = ceilDiv(c.tiles, targetSMs);
+      c.cost = mulSat(c.waves, tileComputeCost(blockM, blockN) +
+                                   tileLoadCost(blockM, blockN));
+      if (!found || better(c, best)) {
+        best = c;
+        found = true;
+      }
+    }
+  }
+  // Nothing fits (a target with too little shared memory): the default
+  // config, which checkConfig rejects.
+  if (!found)
+    return KernelConfig();
+
+  KernelConfig config;
+  config.blockM = best.blockM;
+  config.blockN = best.blockN;
+  config.stages = best.stages;
+  config.mathWarpgroups = mathWarpgroupsFor(best.blockM);
+
+  // 2-CTA multicast.
+  int64_t nBlocks = ceilDiv(p.n, best.blockN);
+  int64_t mBlocks = ceilDiv(p.m, best.blockM);
+  if (p.m >= kMulticastMinRows && targetSMs % 2 == 0 &&
+      p.kind != GemmKind::KGrouped) {
+    if (nBlocks % 2 == 0)
+      config.multicast = Multicast::A;
+    else if (p.kind == GemmKind::Normal && mBlocks % 2 == 0)
+      config.multicast = Multicast::B;
+  }
+  config.clusterSize = config.multicast == Multicast::None ? 1 : 2;
+
+  // The fewest CTAs that keep the number of waves.
+  config.numSMs = std::min(
+      targetSMs, roundUp(ceilDiv(best.tiles, best.waves), config.clusterSize));
+
+  // Tile order: irrelevant for a single wave.
+  if (best.tiles <= targetSMs) {
+    config.swizzleGroup = 1;
+  } else {
+    config.swizzleGroup = std::min(kMaxSwizzleGroup, nBlocks);
+    if (config.multicast == Multicast::A && config.swizzleGroup % 2 != 0 &&
+        config.swizzleGroup > 1)
+      config.swizzleGroup -= 1;
+  }
+  return config;
+}

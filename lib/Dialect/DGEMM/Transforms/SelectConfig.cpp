@@ -1,0 +1,50 @@
+//===- SelectConfig.cpp - the dgemm-select-config pass ---------------------===//
+//
+// Attaches a #dgemm.config to every dgemm GEMM op without one, using the pure
+// function ::dgemm::selectConfig (ConfigSelection.h) that the runtime also
+// calls. Configs already on an op are kept.
+//
+//===----------------------------------------------------------------------===//
+#include "dgemm/Dialect/DGEMM/Transforms/Passes.h"
+
+namespace mlir::dgemm {
+#define GEN_PASS_DEF_DGEMMSELECTCONFIG
+#include "dgemm/Dialect/DGEMM/Transforms/Passes.h.inc"
+} // namespace mlir::dgemm
+
+using namespace mlir;
+using namespace mlir::dgemm;
+
+namespace {
+struct SelectConfigPass
+    : public mlir::dgemm::impl::DGEMMSelectConfigBase<SelectConfigPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (defaultMHint < 1) {
+      getOperation()->emitError()
+          << "default-m-hint must be positive, got " << defaultMHint;
+      return signalPassFailure();
+    }
+    WalkResult result = getOperation()->walk([&](GemmOpInterface op) {
+      if (op.getKernelConfig()) {
+        ++numKept;
+        return WalkResult::advance();
+      }
+      ::dgemm::ProblemDesc problem = op.getProblem(defaultMHint);
+      std::string why = ::dgemm::checkProblem(problem);
+      if (!why.empty()) {
+        op->emitOpError() << "no config can be chosen: " << why;
+        return WalkResult::interrupt();
+      }
+      ::dgemm::KernelConfig config = ::dgemm::selectConfig(
+          problem, toTargetDesc(op.getEffectiveTarget()));
+      op.setKernelConfig(toConfigAttr(op->getContext(), config));
+      ++numChosen;
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,487 @@
+//===- ConfigSelectionTest.cpp - Tests for selectConfig and its checks ----===//
+//
+// Unit tests of the kernel config choice: the worked examples of the cost
+// model, every DeepSeek-V3 reference shape of bench/SHAPES.md (valid, within
+// the SMs, shared memory filled), the register, scale-block and shared-memory
+// rules, multicast and grid rules, and the messages of checkProblem and
+// checkConfig.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dgemm/Config/ConfigSelection.h"
+
+#include "gtest/gtest.h"
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+using namespace dgemm;
+
+namespace dgemm {
+/// Readable configs in gtest failure messages.
+void PrintTo(const KernelConfig &c, std::ostream *os) {
+  *os << "{block_m " << c.blockM << ", block_n " << c.blockN << ", stages "
+      << c.stages << ", cluster " << c.clusterSize << ", multicast "
+      << toString(c.multicast) << ", math_wgs " << c.mathWarpgroups
+      << ", swizzle " << c.swizzleGroup << ", num_sms " << c.numSMs << "}";
+}
+} // namespace dgemm
+
+namespace {
+
+ProblemDesc normal(int64_t m, int64_t n, int64_t k) {
+  ProblemDesc p;
+  p.kind = GemmKind::Normal;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  return p;
+}
+
+/// Contiguous layout: `m` is the sum of the groups' rows.
+ProblemDesc contiguous(int64_t groups, int64_t mPerGroup, int64_t n,
+                       int64_t k) {
+  ProblemDesc p = normal(groups * mPerGroup, n, k);
+  p.kind = GemmKind::GroupedContiguous;
+  p.groups = groups;
+  return p;
+}
+
+/// Masked layout: `m` is the expected rows per group.
+ProblemDesc masked(int64_t groups, int64_t mPerGroup, int64_t n, int64_t k) {
+  ProblemDesc p = normal(mPerGroup, n, k);
+  p.kind = GemmKind::GroupedMasked;
+  p.groups = groups;
+  return p;
+}
+
+/// The 28 shapes of bench/SHAPES.md: 18 normal, 4 contiguous, 6 masked.
+std::vector<ProblemDesc> referenceShapes() {
+  std::vector<ProblemDesc> shapes;
+  const int64_t nk[][2] = {{2112, 7168},  {24576, 1536}, {32768, 512},
+                           {7168, 16384}, {4096, 7168},  {7168, 2048}};
+  for (int64_t m : {64, 128, 4096})
+    for (const auto &s : nk)
+      shapes.push_back(normal(m, s[0], s[1]));
+  for (int64_t g : {4, 8}) {
+    shapes.push_back(contiguous(g, 32768 / g, 4096, 7168));
+    shapes.push_back(contiguous(g, 32768 / g, 7168, 2048));
+  }
+  for (int64_t g : {1, 2, 4}) {
+    shapes.push_back(masked(g, 1024 / g, 4096, 7168));
+    shapes.push_back(masked(g, 1024 / g, 7168, 2048));
+  }
+  return shapes;
+}
+
+std::string describe(const ProblemDesc &p) {
+  return "kind " + std::to_string(static_cast<int>(p.kind)) + " groups " +
+         std::to_string(p.groups) + " m " + std::to_string(p.m) + " n " +
+         std::to_string(p.n) + " k " + std::to_string(p.k);
+}
+
+/// A config that is valid for normal(4096, 4096, 7168) on the default target,
+/// for the checkConfig message tests to break one field at a time.
+KernelConfig validConfig() {
+  KernelConfig c;
+  c.blockM = 128;
+  c.blockN = 128;
+  c.stages = 5;
+  c.clusterSize = 2;
+  c.multicast = Multicast::A;
+  c.mathWarpgroups = 2;
+  c.swizzleGroup = 16;
+  c.numSMs = 128;
+  return c;
+}
+
+TEST(ConfigSelection, Example256x7168PicksBlockN112) {
+  // 128x112: 2 * 64 = 128 tiles in one wave; 128x128 has only 112 tiles.
+  TargetDesc t;
+  KernelConfig c = selectConfig(normal(256, 7168, 7168), t);
+  EXPECT_EQ(c.blockM, 128);
+  EXPECT_EQ(c.blockN, 112);
+  EXPECT_EQ(c.mathWarpgroups, 2);
+  EXPECT_EQ(c.stages, 6);
+  EXPECT_EQ(c.multicast, Multicast::None);
+  EXPECT_EQ(c.clusterSize, 1);
+  EXPECT_EQ(c.numSMs, 128);
+  EXPECT_EQ(c.swizzleGroup, 1);
+}
+
+TEST(ConfigSelection, ReferenceShapesAreValid) {
+  TargetDesc t;
+  std::vector<ProblemDesc> shapes = referenceShapes();
+  ASSERT_EQ(shapes.size(), 28u);
+  for (const ProblemDesc &p : shapes) {
+    SCOPED_TRACE(describe(p));
+    ASSERT_EQ(checkProblem(p), "");
+    KernelConfig c = selectConfig(p, t);
+    EXPECT_EQ(checkConfig(c, p, t), "");
+    EXPECT_GE(c.numSMs, 1);
+    EXPECT_LE(c.numSMs, 132);
+    EXPECT_GE(c.stages, 3);
+    EXPECT_LE(c.stages, 8);
+    // The ring fills shared memory: one more stage would not fit.
+    if (c.stages < 8) {
+      int64_t used = c.stages * stageBytes(c.blockM, c.blockN, p) +
+                     fixedSmemBytes(c.blockM, c.blockN, p);
+      EXPECT_LE(used, t.smemPerBlock);
+      EXPECT_GT(used + stageBytes(c.blockM, c.blockN, p), t.smemPerBlock);
+      KernelConfig more = c;
+      more.stages += 1;
+      EXPECT_NE(checkConfig(more, p, t), "");
+    }
+  }
+}
+
+TEST(ConfigSelection, HandComputedChoices) {
+  struct Expected {
+    ProblemDesc p;
+    int64_t blockM, blockN;
+    Multicast multicast;
+    int64_t numSMs;
+  };
+  const Expected table[] = {
+      // 1 m block x 132 n blocks of 16 = 132 tiles, one wave.
+      {normal(64, 2112, 7168), 64, 16, Multicast::None, 132},
+      // 24576 / 192 = 128 tiles, one wave; 200 would span 3 scale blocks.
+      {normal(64, 24576, 1536), 64, 192, Multicast::None, 128},
+      // 64x112: 2 x 64 = 128 tiles, cost 7168 + 64*176 = 18432; 128x56 also
+      // 128 tiles but 128*60 + 64*184 = 19456.
+      {normal(128, 7168, 16384), 64, 112, Multicast::None, 128},
+      // 32 x 32 = 1024 tiles, 8 waves, cost 8 * 32768 = 262144; 128x160:
+      // 832 tiles, 7 waves, 7 * 38912 = 272384. 32 n blocks: multicast A.
+      {normal(4096, 4096, 7168), 128, 128, Multicast::A, 128},
+      // 32 x 45 = 1440 tiles, 11 waves, 11 * 38912 = 428032; 128x128 needs
+      // 14 waves of 32768. 45 n blocks (odd), 32 m blocks: multicast B.
+      {normal(4096, 7168, 16384), 128, 160, Multicast::B, 132},
+      // 16 x 24 = 384 tiles, 3 waves of 256*88 + 64*344 = 44544; 128x192:
+      // 352 tiles, 3 waves of 45056. 24 n blocks: multicast A.
+      {normal(4096, 2112, 7168), 256, 88, Multicast::A, 128},
+      // 4 groups x 2 x 45 = 360 tiles, 3 waves of 38912; masked has no B
+      // multicast and m = 256 is below 512 anyway.
+      {masked(4, 256, 7168, 2048), 128, 160, Multicast::None, 120},
+      // 256 x 22 = 5632 tiles, 43 waves of 45056 (128x128: 63 of 32768).
+      {contiguous(4, 8192, 4096, 7168), 128, 192, Multicast::A, 132},
+  };
+  TargetDesc t;
+  for (const Expected &e : table) {
+    SCOPED_TRACE(describe(e.p));
+    KernelConfig c = selectConfig(e.p, t);
+    EXPECT_EQ(c.blockM, e.blockM);
+    EXPECT_EQ(c.blockN, e.blockN);
+    EXPECT_EQ(c.multicast, e.multicast);
+    EXPECT_EQ(c.numSMs, e.numSMs);
+  }
+}
+
+TEST(ConfigSelection, RegisterBudget) {
+  EXPECT_EQ(consumerRegisterBudget(1), 240);
+  EXPECT_EQ(consumerRegisterBudget(2), 232);
+
+  EXPECT_EQ(consumerRegistersNeeded(128, 256, 2), 296);
+  EXPECT_GT(consumerRegistersNeeded(128, 256, 2), consumerRegisterBudget(2));
+  EXPECT_EQ(consumerRegistersNeeded(256, 128, 2), 296);
+  EXPECT_GT(consumerRegistersNeeded(256, 128, 2), consumerRegisterBudget(2));
+
+  // The largest block N of each block M.
+  EXPECT_EQ(consumerRegistersNeeded(64, 200, 1), 240);
+  EXPECT_GT(consumerRegistersNeeded(64, 208, 1), consumerRegisterBudget(1));
+  EXPECT_EQ(consumerRegistersNeeded(128, 192, 2), 232);
+  EXPECT_GT(consumerRegistersNeeded(128, 200, 2), consumerRegisterBudget(2));
+  EXPECT_EQ(consumerRegistersNeeded(256, 96, 2), 232);
+  EXPECT_GT(consumerRegistersNeeded(256, 104, 2), consumerRegisterBudget(2));
+
+  ProblemDesc p = normal(4096, 4096, 7168);
+  TargetDesc t;
+  KernelConfig c = validConfig();
+  c.blockN = 256;
+  c.stages = 1;
+  EXPECT_EQ(checkConfig(c, p, t),
+            "block_m = 128, block_n = 256 needs 296 registers per consumer "
+            "thread, over the budget of 232");
+  c.blockM = 256;
+  c.blockN = 128;
+  EXPECT_EQ(checkConfig(c, p, t),
+            "block_m = 256, block_n = 128 needs 296 registers per consumer "
+            "thread, over the budget of 232");
+}
+
+TEST(ConfigSelection, ScaleBlockSpan) {
+  for (int64_t bn : {8, 64, 112, 128, 136, 144, 160, 192, 256})
+    EXPECT_TRUE(spansAtMostTwoScaleBlocks(bn)) << bn;
+  for (int64_t bn : {152, 168, 176, 184, 200, 248})
+    EXPECT_FALSE(spansAtMostTwoScaleBlocks(bn)) << bn;
+
+  // The 1x128 recipe has per-row B scales: block N 176 is fine there.
+  ProblemDesc p = normal(4096, 7168, 7168);
+  TargetDesc t;
+  KernelConfig c = validConfig();
+  c.blockN = 176;
+  c.multicast = Multicast::None;
+  c.clusterSize = 1;
+  c.stages = 3;
+  EXPECT_EQ(checkConfig(c, p, t),
+            "block_n = 176 lets a tile span three 128-wide B-scale blocks "
+            "(needs block_n <= 128 + gcd(block_n, 128) = 144)");
+  p.bScale = BScaleGranularity::Row1x128;
+  EXPECT_EQ(checkConfig(c, p, t), "");
+}
+
+TEST(ConfigSelection, SharedMemoryPerStage) {
+  ProblemDesc p = normal(4096, 4096, 7168);
+  // HOPPER-FACTS section 5 sizes plus 16 bytes of mbarriers.
+  EXPECT_EQ(stageBytes(128, 112, p), 31232 + 16);
+  EXPECT_EQ(stageBytes(128, 128, p), 33280 + 16);
+  EXPECT_EQ(stageBytes(64, 128, p), 24832 + 16);
+  EXPECT_EQ(stageBytes(128, 192, p), 41472 + 16);
+  EXPECT_EQ(fixedSmemBytes(128, 112, p), 28672 + 1024);
+  // 1x128 B scales: 4 * 112 = 448 bytes, padded to 512 for TMA.
+  p.bScale = BScaleGranularity::Row1x128;
+  EXPECT_EQ(stageBytes(128, 112, p), 31248 + 512);
+  p.out = OutType::F32;
+  EXPECT_EQ(fixedSmemBytes(128, 112, p), 57344 + 1024);
+}
+
+TEST(ConfigSelection, ContiguousNeverPicksBlockM256) {
+  TargetDesc t;
+  for (int64_t g : {1, 2, 4, 8, 16})
+    for (int64_t mPerGroup : {128, 1024, 8192})
+      for (int64_t n : {256, 2112, 4096, 7168}) {
+        ProblemDesc p = contiguous(g, mPerGroup, n, 2048);
+        SCOPED_TRACE(describe(p));
+        KernelConfig c = selectConfig(p, t);
+        EXPECT_NE(c.blockM, 256);
+        EXPECT_EQ(checkConfig(c, p, t), "");
+      }
+  // While the normal GEMM of the same size may take it.
+  EXPECT_EQ(selectConfig(normal(4096, 2112, 7168), t).blockM, 256);
+}
+
+TEST(ConfigSelection, Deterministic) {
+  TargetDesc t;
+  for (const ProblemDesc &p : referenceShapes())
+    EXPECT_EQ(selectConfig(p, t), selectConfig(p, t)) << describe(p);
+}
+
+TEST(ConfigSelection, EqualityComparesEveryField) {
+  KernelConfig a = validConfig();
+  EXPECT_EQ(a, validConfig());
+  auto differs = [&](void (*change)(KernelConfig &)) {
+    KernelConfig b = a;
+    change(b);
+    return !(a == b);
+  };
+  EXPECT_TRUE(differs([](KernelConfig &c) { c.blockM = 64; }));
+  EXPECT_TRUE(differs([](KernelConfig &c) { c.blockN = 112; }));
+  EXPECT_TRUE(differs([](KernelConfig &c) { c.stages = 4; }));
+  EXPECT_TRUE(differs([](KernelConfig &c) { c.clusterSize = 1; }));
+  EXPECT_TRUE(differs([](KernelConfig &c) { c.multicast = Multicast::B; }));
+  EXPECT_TRUE(differs([](KernelConfig &c) { c.mathWarpgroups = 1; }));
+  EXPECT_TRUE(differs([](KernelConfig &c) { c.swizzleGroup = 8; }));
+  EXPECT_TRUE(differs([](KernelConfig &c) { c.numSMs = 132; }));
+}
+
+TEST(ConfigSelection, SmallMPicksBlockM64) {
+  TargetDesc t;
+  for (int64_t m : {1, 16, 63, 64})
+    for (int64_t n : {256, 2112, 7168, 32768}) {
+      ProblemDesc p = normal(m, n, 7168);
+      SCOPED_TRACE(describe(p));
+      KernelConfig c = selectConfig(p, t);
+      EXPECT_EQ(c.blockM, 64);
+      EXPECT_EQ(c.mathWarpgroups, 1);
+      EXPECT_GE(c.blockN, 16);
+      EXPECT_EQ(checkConfig(c, p, t), "");
+    }
+}
+
+TEST(ConfigSelection, NarrowN) {
+  // N = 8 allows only block N 8; wider N never goes below 16.
+  TargetDesc t;
+  ProblemDesc p = normal(64, 8, 128);
+  KernelConfig c = selectConfig(p, t);
+  EXPECT_EQ(c.blockN, 8);
+  EXPECT_EQ(c.numSMs, 1);
+  EXPECT_EQ(checkConfig(c, p, t), "");
+  p = normal(64, 1024, 7168);
+  EXPECT_EQ(selectConfig(p, t).blockN, 16);
+  // F32 output: N = 4 is allowed and rounds to one block of 8.
+  p = normal(64, 4, 128);
+  p.out = OutType::F32;
+  EXPECT_EQ(checkProblem(p), "");
+  EXPECT_EQ(selectConfig(p, t).blockN, 8);
+}
+
+TEST(ConfigSelection, MulticastRules) {
+  TargetDesc t;
+  // Below 512 rows: no cluster.
+  KernelConfig c = selectConfig(normal(256, 4096, 7168), t);
+  EXPECT_EQ(c.multicast, Multicast::None);
+  EXPECT_EQ(c.clusterSize, 1);
+  // An odd number of SMs: no cluster.
+  TargetDesc odd;
+  odd.numSMs = 131;
+  c = selectConfig(normal(4096, 4096, 7168), odd);
+  EXPECT_EQ(c.multicast, Multicast::None);
+  EXPECT_EQ(checkConfig(c, normal(4096, 4096, 7168), odd), "");
+  // K-grouped: never.
+  ProblemDesc kg = normal(4096, 4096, 4096);
+  kg.kind = GemmKind::KGrouped;
+  kg.groups = 4;
+  kg.out = OutType::F32;
+  kg.bScale = BScaleGranularity::Row1x128;
+  c = selectConfig(kg, t);
+  EXPECT_EQ(c.multicast, Multicast::None);
+  EXPECT_EQ(checkConfig(c, kg, t), "");
+  // Masked with an odd number of N blocks: no B multicast.
+  ProblemDesc mk = masked(1, 1024, 7168, 2048);
+  c = selectConfig(mk, t);
+  EXPECT_EQ(c.blockN, 160);
+  EXPECT_EQ(c.multicast, Multicast::None);
+  // Every clustered choice launches an even number of CTAs.
+  for (const ProblemDesc &p : referenceShapes()) {
+    KernelConfig r = selectConfig(p, t);
+    EXPECT_EQ(r.clusterSize, r.multicast == Multicast::None ? 1 : 2);
+    EXPECT_EQ(r.numSMs % r.clusterSize, 0) << describe(p);
+    if (r.multicast == Multicast::A) {
+      EXPECT_EQ(r.swizzleGroup % 2, 0) << describe(p);
+    }
+  }
+}
+
+TEST(ConfigSelection, GridAndTileOrder) {
+  TargetDesc t;
+  // One wave: as many CTAs as tiles, order irrelevant.
+  KernelConfig c = selectConfig(normal(64, 4096, 7168), t);
+  EXPECT_EQ(c.blockN, 32);
+  EXPECT_EQ(c.numSMs, 128);
+  EXPECT_EQ(c.swizzleGroup, 1);
+  // 360 tiles in 3 waves: 120 CTAs keep the 3 waves.
+  c = selectConfig(masked(1, 1024, 7168, 2048), t);
+  EXPECT_EQ(c.numSMs, 120);
+  EXPECT_EQ(c.swizzleGroup, 16);
+  // Fewer N blocks than 16: the group is all of them.
+  c = selectConfig(normal(8192, 256, 7168), t);
+  EXPECT_LT(c.swizzleGroup, 16);
+  EXPECT_GE(c.swizzleGroup, 1);
+  EXPECT_EQ(checkConfig(c, normal(8192, 256, 7168), t), "");
+}
+
+TEST(ConfigSelection, NothingFitsGivesRejectedDefault) {
+  TargetDesc tiny;
+  tiny.smemPerBlock = 16 * 1024; // Not 3 stages of even 64x16.
+  ProblemDesc p = normal(4096, 4096, 7168);
+  KernelConfig c = selectConfig(p, tiny);
+  EXPECT_EQ(c, KernelConfig());
+  EXPECT_NE(checkConfig(c, p, tiny), "");
+}
+
+TEST(ConfigSelection, CheckProblemMessages) {
+  EXPECT_EQ(checkProblem(normal(4096, 4096, 7168)), "");
+  EXPECT_EQ(checkProblem(normal(64, 4096, 100)),
+            "K must be a positive multiple of 128, got 100");
+  EXPECT_EQ(checkProblem(normal(64, 4096, 0)),
+            "K must be a positive multiple of 128, got 0");
+  EXPECT_EQ(checkProblem(normal(64, 100, 7168)),
+            "N must be a positive multiple of 8 for a BF16 output (16-byte "
+            "rows), got 100");
+  ProblemDesc f32 = normal(64, 100, 7168);
+  f32.out = OutType::F32;
+  EXPECT_EQ(checkProblem(f32), "");
+  f32.n = 6;
+  EXPECT_EQ(checkProblem(f32), "N must be a positive multiple of 4 for a F32 "
+                               "output (16-byte rows), got 6");
+  EXPECT_EQ(checkProblem(normal(0, 4096, 7168)),
+            "M must be in [1, 2147483647], got 0");
+  EXPECT_EQ(checkProblem(normal(-3, 4096, 7168)),
+            "M must be in [1, 2147483647], got -3");
+  ProblemDesc g = masked(0, 256, 4096, 7168);
+  EXPECT_EQ(checkProblem(g), "groups must be in [1, 2147483647], got 0");
+  ProblemDesc n = normal(64, 4096, 7168);
+  n.groups = 2;
+  EXPECT_EQ(checkProblem(n), "the normal GEMM has groups = 1, got 2");
+  // selectConfig outside its precondition does not crash.
+  EXPECT_EQ(selectConfig(normal(0, 0, 0), TargetDesc()), KernelConfig());
+}
+
+TEST(ConfigSelection, CheckConfigMessages) {
+  ProblemDesc p = normal(4096, 4096, 7168);
+  TargetDesc t;
+  ASSERT_EQ(checkConfig(validConfig(), p, t), "");
+
+  KernelConfig c = validConfig();
+  c.blockM = 96;
+  EXPECT_EQ(checkConfig(c, p, t), "block_m = 96 is not one of 64, 128, 256");
+
+  c = validConfig();
+  c.blockN = 100;
+  EXPECT_EQ(checkConfig(c, p, t),
+            "block_n = 100 is not a multiple of 8 in [8, 256] (wgmma N)");
+
+  c = validConfig();
+  c.mathWarpgroups = 1;
+  EXPECT_EQ(checkConfig(c, p, t),
+            "block_m = 128 needs math_warpgroups = 2, got 1");
+
+  c = validConfig();
+  c.stages = 6;
+  EXPECT_EQ(checkConfig(c, p, t),
+            "stages = 6 of 33296 bytes each plus 33792 fixed bytes need "
+            "233568 bytes of shared memory, over the 232448 a block may use");
+  c.stages = 0;
+  EXPECT_EQ(checkConfig(c, p, t), "stages = 0 must be at least 1");
+
+  c = validConfig();
+  c.clusterSize = 4;
+  EXPECT_EQ(checkConfig(c, p, t), "cluster_size = 4 is not 1 or 2");
+  c.clusterSize = 1;
+  EXPECT_EQ(checkConfig(c, p, t),
+            "cluster_size = 1 does not go with multicast = a (a 2-CTA cluster "
+            "multicasts a or b, a single CTA none)");
+
+  c = validConfig();
+  c.numSMs = 133;
+  EXPECT_EQ(checkConfig(c, p, t), "num_sms = 133 is not in [1, 132]");
+  c.numSMs = 127;
+  EXPECT_EQ(checkConfig(c, p, t),
+            "num_sms = 127 is not a multiple of cluster_size = 2");
+
+  c = validConfig();
+  c.swizzleGroup = 0;
+  EXPECT_EQ(checkConfig(c, p, t), "swizzle_group = 0 must be at least 1");
+
+  c = validConfig();
+  c.blockN = 144; // 29 N blocks: A multicast cannot pair them.
+  c.stages = 4;
+  EXPECT_EQ(checkConfig(c, p, t),
+            "multicast = a pairs N blocks, but N = 4096 has 29 blocks of "
+            "block_n = 144 (an odd number)");
+
+  ProblemDesc cont = contiguous(4, 8192, 4096, 7168);
+  c = validConfig();
+  c.blockM = 256;
+  c.blockN = 64;
+  EXPECT_EQ(checkConfig(c, cont, t),
+            "block_m = 256 is not allowed for the grouped contiguous layout "
+            "(groups are aligned to 128 rows)");
+  c = validConfig();
+  c.multicast = Multicast::B;
+  EXPECT_EQ(checkConfig(c, cont, t),
+            "multicast = b is only supported for the normal GEMM, not the "
+            "grouped contiguous layout");
+
+  // A bad problem is reported before the config.
+  EXPECT_EQ(checkConfig(validConfig(), normal(64, 4096, 100), t),
+            "K must be a positive multiple of 128, got 100");
+}
+
+TEST(ConfigSelection, MulticastNames) {
+  EXPECT_STREQ(toString(Multicast::None), "none");
+  EXPECT_STREQ(toString(Multicast::A), "a");
+  EXPECT_STREQ(toString(Multicast::B), "b");
+}
+
+} // namespace
