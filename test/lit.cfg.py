@@ -20,11 +20,13 @@ config.substitutions.append(("%mlir_dir", config.mlir_dir))
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%cxx", config.cxx_compiler))
 config.substitutions.append(("%cc", config.c_compiler))
+config.substitutions.append(("%python", config.python_executable))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.dgemm_tools_dir, config.llvm_tools_dir]
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(["dgemm-opt"], tool_dirs)
 
 if config.cuda_ptxas and os.path.exists(config.cuda_ptxas):

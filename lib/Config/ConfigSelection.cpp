@@ -281,6 +281,17 @@ int64_t dgemm::fixedSmemBytes(int64_t blockM, int64_t blockN,
   return elementBytes * blockM * blockN + kSmemSlack;
 }
 
+int64_t dgemm::countTiles(const KernelConfig &c, const ProblemDesc &p) {
+  if (c.blockM < 1 || c.blockN < 1)
+    return 0;
+  return numTiles(c.blockM, c.blockN, p);
+}
+
+int64_t dgemm::smemBytes(const KernelConfig &c, const ProblemDesc &p) {
+  return addSat(mulSat(c.stages, stageBytes(c.blockM, c.blockN, p)),
+                fixedSmemBytes(c.blockM, c.blockN, p));
+}
+
 std::string dgemm::checkProblem(const ProblemDesc &p) {
   if (p.m < 1 || p.m > kMaxInt32)
     return "M must be in [1, " + str(kMaxInt32) + "], got " + str(p.m);

@@ -96,6 +96,12 @@ std::string checkConfig(const KernelConfig &c, const ProblemDesc &p,
 /// otherwise what is wrong with it (M < 1, N not a multiple of 8, ...).
 std::string checkProblem(const ProblemDesc &p);
 
+/// Output tiles of the whole launch for a config's block sizes.
+int64_t countTiles(const KernelConfig &c, const ProblemDesc &p);
+
+/// Shared memory bytes a config uses: its stage ring plus the fixed part.
+int64_t smemBytes(const KernelConfig &c, const ProblemDesc &p);
+
 /// The chosen config. Deterministic. Precondition: checkProblem(p) is empty.
 KernelConfig selectConfig(const ProblemDesc &p, const TargetDesc &t);
 

@@ -23,7 +23,8 @@ struct SelectConfigPass
   void runOnOperation() override {
     if (defaultMHint < 1) {
       getOperation()->emitError()
-          << "default-m-hint must be positive, got " << defaultMHint;
+          << "default-m-hint must be positive, got "
+          << static_cast<int64_t>(defaultMHint);
       return signalPassFailure();
     }
     WalkResult result = getOperation()->walk([&](GemmOpInterface op) {

@@ -58,4 +58,19 @@ def DGEMMSelectConfig : Pass<"dgemm-select-config"> {
   ];
 }
 
+def DGEMMConfigReport : Pass<"dgemm-config-report"> {
+  let summary = "Print the kernel config of every dgemm op, one line each";
+  let description = [{
+    For each dgemm GEMM op with a `#dgemm.config`, prints to standard output
+    the enclosing function, the problem (layout, groups, M, N, K) and the
+    config with what follows from it: output tiles, waves over the launched
+    SMs, shared memory and consumer registers. The IR is unchanged. Ops
+    without a config are reported as such. Run after `dgemm-select-config`:
+
+    ```
+    dgemm-opt --dgemm-select-config --dgemm-config-report in.mlir -o /dev/null
+    ```
+  }];
+}
+
 #endif // DGEMM_PASSES_TD

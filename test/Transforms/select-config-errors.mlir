@@ -1,0 +1,13 @@
+// RUN: dgemm-opt %s -split-input-file -verify-diagnostics --dgemm-select-config
+// RUN: not dgemm-opt %s --dgemm-select-config="default-m-hint=0" 2>&1 | FileCheck %s --check-prefix=HINT
+
+// HINT: default-m-hint must be positive, got 0
+
+// An M hint beyond the kernel's i32 sizes: no config can be chosen.
+func.func @gemm_m_hint_too_large(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,
+    %b: memref<4096x7168xf8E4M3FN>, %sb: memref<32x56xf32>, %d: memref<?x4096xbf16>) {
+  // expected-error @+1 {{no config can be chosen: }}
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x7168xf8E4M3FN>, memref<?x56xf32, strided<[1, ?]>>,
+      memref<4096x7168xf8E4M3FN>, memref<32x56xf32>) outs(%d : memref<?x4096xbf16>) {m_hint = 4294967296 : i64}
+  return
+}

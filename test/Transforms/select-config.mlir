@@ -1,0 +1,85 @@
+// RUN: dgemm-opt %s -split-input-file --dgemm-select-config | FileCheck %s
+// RUN: dgemm-opt %s -split-input-file --dgemm-select-config="default-m-hint=64" | FileCheck %s --check-prefix=SMALLM
+
+// M=256, N=7168: block N 112 makes 128 tiles (one wave on 132 SMs) where 128
+// would make 112.
+// CHECK-LABEL: func.func @gemm_m256_n7168_k7168_e4m3
+// CHECK: dgemm.gemm
+// CHECK-SAME: config = #dgemm.config<block_m = 128, block_n = 112, stages = 6, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 1, num_sms = 128>
+func.func @gemm_m256_n7168_k7168_e4m3(%a: memref<256x7168xf8E4M3FN>, %sa: memref<256x56xf32, strided<[1, 256]>>,
+    %b: memref<7168x7168xf8E4M3FN>, %sb: memref<56x56xf32>, %d: memref<256x7168xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<256x7168xf8E4M3FN>, memref<256x56xf32, strided<[1, 256]>>,
+      memref<7168x7168xf8E4M3FN>, memref<56x56xf32>) outs(%d : memref<256x7168xbf16>)
+  return
+}
+
+// -----
+
+// A config already on the op (a user's or a tuning record's) is kept.
+// CHECK-LABEL: func.func @gemm_kept_config
+// CHECK: config = #dgemm.config<block_m = 64, block_n = 128, stages = 3, cluster = 1, multicast = none, math_warpgroups = 1, swizzle_group = 4, num_sms = 100>
+func.func @gemm_kept_config(%a: memref<256x7168xf8E4M3FN>, %sa: memref<256x56xf32, strided<[1, 256]>>,
+    %b: memref<7168x7168xf8E4M3FN>, %sb: memref<56x56xf32>, %d: memref<256x7168xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<256x7168xf8E4M3FN>, memref<256x56xf32, strided<[1, 256]>>,
+      memref<7168x7168xf8E4M3FN>, memref<56x56xf32>) outs(%d : memref<256x7168xbf16>)
+      {config = #dgemm.config<block_m = 64, block_n = 128, stages = 3, cluster = 1, multicast = none, math_warpgroups = 1, swizzle_group = 4, num_sms = 100>}
+  return
+}
+
+// -----
+
+// The module's target has 66 SMs and less shared memory: fewer SMs, fewer
+// stages than on the default target.
+// CHECK-LABEL: func.func @gemm_module_target
+// CHECK: config = #dgemm.config<block_m = 128, block_n = 112, stages = 3, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 64>
+module attributes {dgemm.target = #dgemm.target<"sm_90a", sms = 66, smem = 131072>} {
+func.func @gemm_module_target(%a: memref<256x7168xf8E4M3FN>, %sa: memref<256x56xf32, strided<[1, 256]>>,
+    %b: memref<7168x7168xf8E4M3FN>, %sb: memref<56x56xf32>, %d: memref<256x7168xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<256x7168xf8E4M3FN>, memref<256x56xf32, strided<[1, 256]>>,
+      memref<7168x7168xf8E4M3FN>, memref<56x56xf32>) outs(%d : memref<256x7168xbf16>)
+  return
+}
+}
+
+// -----
+
+// The op's own target wins over the module's.
+// CHECK-LABEL: func.func @gemm_op_target
+// CHECK: num_sms = 132>
+module attributes {dgemm.target = #dgemm.target<"sm_90a", sms = 66, smem = 131072>} {
+func.func @gemm_op_target(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,
+    %b: memref<2112x7168xf8E4M3FN>, %sb: memref<17x56xf32>, %d: memref<?x2112xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x7168xf8E4M3FN>, memref<?x56xf32, strided<[1, ?]>>,
+      memref<2112x7168xf8E4M3FN>, memref<17x56xf32>) outs(%d : memref<?x2112xbf16>)
+      {m_hint = 64 : i64, target = #dgemm.target<"sm_90a", sms = 132, smem = 232448>}
+  return
+}
+}
+
+// -----
+
+// Dynamic M without m_hint: the pass option's M (4096 by default, 64 in the
+// second run) decides.
+// CHECK-LABEL: func.func @gemm_dynamic_m_no_hint
+// CHECK: block_m = 128, block_n = 128, stages = 5, cluster = 2, multicast = a
+// SMALLM-LABEL: func.func @gemm_dynamic_m_no_hint
+// SMALLM: block_m = 64, block_n = 32, stages = 8, cluster = 1, multicast = none
+func.func @gemm_dynamic_m_no_hint(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,
+    %b: memref<4096x7168xf8E4M3FN>, %sb: memref<32x56xf32>, %d: memref<?x4096xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x7168xf8E4M3FN>, memref<?x56xf32, strided<[1, ?]>>,
+      memref<4096x7168xf8E4M3FN>, memref<32x56xf32>) outs(%d : memref<?x4096xbf16>)
+  return
+}
+
+// -----
+
+// The k-grouped weight-gradient GEMM: f32 output, per-row B scales, no multicast.
+// CHECK-LABEL: func.func @k_grouped_g4_m4096_n7168
+// CHECK: dgemm.k_grouped_gemm
+// CHECK-SAME: multicast = none
+func.func @k_grouped_g4_m4096_n7168(%a: memref<?xf8E4M3FN>, %sa: memref<?x4096xf32>,
+    %b: memref<?xf8E4M3FN>, %sb: memref<?x7168xf32>, %ks: memref<4xi32>, %d: memref<4x4096x7168xf32>) {
+  dgemm.k_grouped_gemm ins(%a, %sa, %b, %sb : memref<?xf8E4M3FN>, memref<?x4096xf32>, memref<?xf8E4M3FN>, memref<?x7168xf32>)
+      ks(%ks : memref<4xi32>) outs(%d : memref<4x4096x7168xf32>) {recipe = #dgemm.recipe<a = 1x128, b = 1x128>}
+  return
+}
