@@ -394,7 +394,8 @@ std::string dgemm::checkConfig(const KernelConfig &c, const ProblemDesc &p,
   return "";
 }
 
-KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t) {
+KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t,
+                                 const SelectOptions &o) {
   // Outside the precondition: the default config, which checkConfig rejects.
   if (!checkProblem(p).empty())
     return KernelConfig();
@@ -407,7 +408,8 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t) {
   int64_t minBlockN = std::min<int64_t>(16, nRounded);
   int64_t maxBlockN = std::min<int64_t>(256, nRounded);
   for (int64_t blockM : {64, 128, 256}) {
-    if (!blockMAllowed(blockM, p.kind) || (p.m <= 64 && blockM != 64))
+    if (!blockMAllowed(blockM, p.kind) || (p.m <= 64 && blockM != 64) ||
+        blockM > o.maxBlockM)
       continue;
     int64_t warpgroups = mathWarpgroupsFor(blockM);
     for (int64_t blockN = minBlockN; blockN <= maxBlockN; blockN += 8) {
@@ -447,7 +449,7 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t) {
   // 2-CTA multicast.
   int64_t nBlocks = ceilDiv(p.n, best.blockN);
   int64_t mBlocks = ceilDiv(p.m, best.blockM);
-  if (p.m >= kMulticastMinRows && targetSMs % 2 == 0 &&
+  if (o.allowMulticast && p.m >= kMulticastMinRows && targetSMs % 2 == 0 &&
       p.kind != GemmKind::KGrouped) {
     if (nBlocks % 2 == 0)
       config.multicast = Multicast::A;

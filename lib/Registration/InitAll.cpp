@@ -8,10 +8,12 @@
 #include "dgemm/InitAll.h"
 
 #include "dgemm/Dialect/DGEMM/IR/DGEMM.h"
+#include "dgemm/Conversion/Passes.h"
 #include "dgemm/Dialect/DGEMM/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
@@ -68,6 +70,9 @@ void dgemm::registerAllDialects(mlir::DialectRegistry &registry) {
 
 void dgemm::registerAllPasses() {
   mlir::dgemm::registerDGEMMPasses();
+  mlir::dgemm::registerDGEMMConversionPasses();
+  mlir::dgemm::registerDGEMMPipelines();
+  mlir::registerPass([] { return mlir::createConvertToLLVMPass(); });
   // Upstream passes of the lowering pipeline.
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();

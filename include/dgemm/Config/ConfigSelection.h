@@ -102,8 +102,21 @@ int64_t countTiles(const KernelConfig &c, const ProblemDesc &p);
 /// Shared memory bytes a config uses: its stage ring plus the fixed part.
 int64_t smemBytes(const KernelConfig &c, const ProblemDesc &p);
 
+/// What the kernel the config is for can do; the default is everything the
+/// config space holds. The lowering of this version supports no multicast
+/// and block M up to 128: the runtime and the dgemm-to-ptx pipeline pass
+/// kernelCapabilities().
+struct SelectOptions {
+  bool allowMulticast = true;
+  int64_t maxBlockM = 256;
+};
+
+/// The capabilities of the current Hopper lowering.
+inline SelectOptions kernelCapabilities() { return {false, 128}; }
+
 /// The chosen config. Deterministic. Precondition: checkProblem(p) is empty.
-KernelConfig selectConfig(const ProblemDesc &p, const TargetDesc &t);
+KernelConfig selectConfig(const ProblemDesc &p, const TargetDesc &t,
+                          const SelectOptions &o = SelectOptions());
 
 const char *toString(Multicast m);
 

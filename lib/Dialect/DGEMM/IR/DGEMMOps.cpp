@@ -124,7 +124,7 @@ static LogicalResult verifyGemmOperands(Operation *op, Value aV, Value saV,
       failed(b.contiguousAlong(gb + 1, "K-major")) ||
       failed(b.tmaRowsAligned(gb + 1)) ||
       failed(d.contiguousAlong(ga + 1, "row-major")) ||
-      failed(d.tmaRowsAligned(ga + 1)) ||
+      failed(d.tmaRowsAligned(ga + 1)) || failed(d.notSelfOverlapping()) ||
       failed(sa.contiguousAlong(
           ga, "MN-major (each K block's M scales contiguous, e.g. "
               "strided<[1, ?]>)")) ||
@@ -198,7 +198,7 @@ LogicalResult GemmOp::verify() {
         failed(cc.dimEquals(0, sizes.m, "M", "M of A")) ||
         failed(cc.dimEquals(1, sizes.n, "N", "N of B")) ||
         failed(cc.contiguousAlong(1, "row-major")) ||
-        failed(cc.tmaRowsAligned(1)))
+        failed(cc.tmaRowsAligned(1)) || failed(cc.notSelfOverlapping()))
       return failure();
   }
   return verifyHintAndConfig(*this, getMHint());
@@ -336,7 +336,8 @@ LogicalResult KGroupedGemmOp::verify() {
       failed(sa.tmaRowsAligned(1)) ||
       failed(sb.contiguousAlong(1, "MN-major (row-major [sum(k_g)/128, N])")) ||
       failed(sb.tmaRowsAligned(1)) ||
-      failed(d.contiguousAlong(2, "row-major")) || failed(d.tmaRowsAligned(2)))
+      failed(d.contiguousAlong(2, "row-major")) || failed(d.tmaRowsAligned(2)) ||
+      failed(d.notSelfOverlapping()))
     return failure();
   return verifyHintAndConfig(*this, std::nullopt);
 }

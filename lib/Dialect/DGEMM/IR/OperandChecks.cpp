@@ -113,3 +113,43 @@ LogicalResult OperandChecker::strideAtLeast(int64_t dim, int64_t minStride,
                            << " along dimension " << dim << ", less than "
                            << why << " = " << minStride;
 }
+
+LogicalResult OperandChecker::notSelfOverlapping() {
+  SmallVector<int64_t> s;
+  if (failed(strides(s)))
+    return failure();
+  // No elements, no overlap (and the canonical strides of such a shape are 0).
+  if (llvm::is_contained(memref.getShape(), 0))
+    return success();
+  // Dimensions of more than one element, innermost (smallest stride, then the
+  // later dimension) first; each must step past all the ones inside it span.
+  SmallVector<int64_t> dims;
+  for (int64_t d = 0, e = memref.getRank(); d < e; ++d) {
+    if (memref.getDimSize(d) == 1)
+      continue;
+    if (ShapedType::isDynamic(s[d]))
+      return success(); // Cannot order the dimensions.
+    if (s[d] == 0)
+      return op->emitOpError()
+             << name << " must not overlap itself (it is written): dimension "
+             << d << " has stride 0";
+    dims.push_back(d);
+  }
+  llvm::sort(dims, [&](int64_t x, int64_t y) {
+    return std::make_pair(s[x], -x) < std::make_pair(s[y], -y);
+  });
+  for (size_t i = 1; i < dims.size(); ++i) {
+    int64_t inner = dims[i - 1], outer = dims[i];
+    int64_t innerSize = memref.getDimSize(inner);
+    if (ShapedType::isDynamic(innerSize))
+      continue;
+    int64_t span = s[inner] * innerSize;
+    if (s[outer] < span)
+      return op->emitOpError()
+             << name << " must not overlap itself (it is written): the stride "
+             << "of dimension " << outer << " is " << s[outer]
+             << " elements, less than the " << span << " elements dimension "
+             << inner << " spans";
+  }
+  return success();
+}

@@ -43,6 +43,9 @@ public:
   /// Stride of dimension `dim` is >= `minStride` when both are static
   /// (scale columns must not overlap).
   LogicalResult strideAtLeast(int64_t dim, int64_t minStride, StringRef why);
+  /// No two elements share an address, as far as the static strides and
+  /// sizes tell (outputs: overlapping rows would race).
+  LogicalResult notSelfOverlapping();
 
   MemRefType type() const { return memref; }
   int64_t dimSize(int64_t d) const { return memref.getDimSize(d); }

@@ -38,8 +38,11 @@ struct SelectConfigPass
         op->emitOpError() << "no config can be chosen: " << why;
         return WalkResult::interrupt();
       }
+      ::dgemm::SelectOptions options;
+      options.allowMulticast = multicast;
+      options.maxBlockM = maxBlockM;
       ::dgemm::KernelConfig config = ::dgemm::selectConfig(
-          problem, toTargetDesc(op.getEffectiveTarget()));
+          problem, toTargetDesc(op.getEffectiveTarget()), options);
       op.setKernelConfig(toConfigAttr(op->getContext(), config));
       ++numChosen;
       return WalkResult::advance();

@@ -9,6 +9,7 @@
 
 include "dgemm/Dialect/DGEMM/IR/DGEMMAttrs.td"
 include "dgemm/Dialect/DGEMM/IR/DGEMMInterfaces.td"
+include "dgemm/Dialect/DGEMM/IR/DGEMMKernelOps.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 class DGEMM_Op<string mnemonic, list<Trait> traits = []>

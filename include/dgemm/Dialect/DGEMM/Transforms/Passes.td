@@ -51,6 +51,10 @@ def DGEMMSelectConfig : Pass<"dgemm-select-config"> {
   let options = [
     Option<"defaultMHint", "default-m-hint", "int64_t", /*default=*/"4096",
            "M assumed for ops whose M is dynamic and that have no m_hint">,
+    Option<"multicast", "multicast", "bool", /*default=*/"true",
+           "Allow 2-CTA clusters with TMA multicast">,
+    Option<"maxBlockM", "max-block-m", "int64_t", /*default=*/"256",
+           "Largest block M to choose (the kernel's capability)">,
   ];
   let statistics = [
     Statistic<"numChosen", "configs-chosen", "Configs chosen by the heuristic">,

@@ -1,0 +1,117 @@
+/*===- Runtime.h - dgemm C API: JIT-compile and launch FP8 GEMMs ----*- C -*-===*\
+|*                                                                            *|
+|* Plain structs, status codes and a readable last-error message; no C++     *|
+|* exceptions cross this boundary. Every function returns DGEMM_OK or an     *|
+|* error code, and dgemm_last_error() says what went wrong (per thread).     *|
+|*                                                                            *|
+|* The CUDA driver (libcuda.so.1) is loaded with dlopen on first use: the    *|
+|* library loads and compiles on machines without a GPU; only the calls     *|
+|* that launch kernels need a driver and an sm_90 device.                    *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+#ifndef DGEMM_C_RUNTIME_H
+#define DGEMM_C_RUNTIME_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum dgemm_status {
+  DGEMM_OK = 0,
+  DGEMM_ERROR_INVALID_ARGUMENT = 1, /* wrong dtype, shape, stride, alignment */
+  DGEMM_ERROR_NO_DRIVER = 2,        /* libcuda.so.1 missing or unusable */
+  DGEMM_ERROR_NO_DEVICE = 3,        /* no CUDA device, or not sm_90 */
+  DGEMM_ERROR_COMPILE = 4,          /* the compiler failed (message says why) */
+  DGEMM_ERROR_CUDA = 5,             /* a CUDA driver call failed */
+  DGEMM_ERROR_CACHE = 6,            /* reserved: the disk cache never fails a
+                                       call (an unusable cache directory means
+                                       memory-only caching) */
+  DGEMM_ERROR_INTERNAL = 7
+} dgemm_status;
+
+typedef enum dgemm_dtype {
+  DGEMM_DTYPE_F8E4M3 = 0,
+  DGEMM_DTYPE_F8E5M2 = 1,
+  DGEMM_DTYPE_BF16 = 2,
+  DGEMM_DTYPE_F32 = 3,
+  DGEMM_DTYPE_I32 = 4
+} dgemm_dtype;
+
+/* A tensor in device memory: shape and strides in elements, outermost
+ * dimension first (as PyTorch). `rank` is 1..4; entries past it are ignored.
+ * The stride of a dimension of size 1 is never used and may be anything. */
+typedef struct dgemm_tensor {
+  void *data;
+  dgemm_dtype dtype;
+  int32_t rank;
+  int64_t shape[4];
+  int64_t strides[4];
+} dgemm_tensor;
+
+/* Thread-local description of the last call's error: empty after a call that
+ * succeeded. Never NULL; valid until the thread's next dgemm call. */
+const char *dgemm_last_error(void);
+
+/* D[M,N] (bf16) = A[M,K] (e4m3) * B[N,K]^T (e4m3), with A scales [M, K/128]
+ * f32 MN-major (strides (1, S), S >= M, S % 4 == 0) and B scales
+ * [ceil(N/128), K/128] f32 contiguous. A, B and D are row-major with unit
+ * inner stride and row strides of a multiple of 16 bytes (>= the row length).
+ * K % 128 == 0, N % 8 == 0, all base addresses 16-byte aligned. M == 0 is a
+ * no-op that succeeds (null data pointers are fine for empty tensors).
+ * Runs on `stream` (a CUstream; NULL = default) in the current CUDA context
+ * (or the primary context of device 0 when the thread has none). The config
+ * is chosen per call from the actual M and the device (see
+ * dgemm_gemm_config); the kernel is compiled on first use of its config and
+ * cached in memory and on disk (DGEMM_CACHE_DIR, default ~/.cache/dgemm; an
+ * unusable directory means memory-only caching). */
+dgemm_status dgemm_gemm_fp8_bf16_nt(const dgemm_tensor *a,
+                                    const dgemm_tensor *a_scale,
+                                    const dgemm_tensor *b,
+                                    const dgemm_tensor *b_scale,
+                                    const dgemm_tensor *d, void *stream);
+
+/* The kernel config the runtime will use for a normal GEMM of this shape, as
+ * text ("#dgemm.config<...>", NUL-terminated). Uses the device of the current
+ * context (or device 0) when a driver and an sm_90 device are present, else
+ * the default target (sm_90a, 132 SMs, 232448 bytes of shared memory). A
+ * buffer too small gives DGEMM_ERROR_INVALID_ARGUMENT naming the size needed
+ * (256 bytes are always enough). */
+dgemm_status dgemm_gemm_config(int64_t m, int64_t n, int64_t k, char *buf,
+                               int64_t buf_size);
+
+/* Compile (or fetch from cache) the normal GEMM kernel for (m, n, k) without
+ * launching it. Needs no GPU: without a usable driver/device the kernel is
+ * compiled for the default target and not loaded. `*compile_ms` (may be
+ * NULL) receives the time spent in the compiler (0 on a cache hit).
+ * `info` (may be NULL) receives "key=value; ..." text: config, kernel,
+ * cache (memory|disk|compiled), block, cluster, dynamic_smem, max_ctas and,
+ * when loaded on a device, load_ms, registers, local_bytes (spills). */
+dgemm_status dgemm_gemm_prepare(int64_t m, int64_t n, int64_t k,
+                                double *compile_ms, char *info,
+                                int64_t info_size);
+
+/* Kernel IR round trip: compile the kernel-IR module text (what
+ * `dgemm-opt --dgemm-select-config --dgemm-lower-to-kernel` prints, possibly
+ * edited) with the rest of the pipeline (dgemm-kernel-to-ptx) and launch the
+ * kernel that carries a `dgemm.launch` contract with these operands (checked
+ * as for dgemm_gemm_fp8_bf16_nt). Cached by the text's hash. */
+dgemm_status dgemm_launch_kernel_ir(const char *kernel_ir,
+                                    const dgemm_tensor *a,
+                                    const dgemm_tensor *a_scale,
+                                    const dgemm_tensor *b,
+                                    const dgemm_tensor *b_scale,
+                                    const dgemm_tensor *d, void *stream);
+
+/* Compile dgemm IR text (a module of dgemm ops) to PTX with the dgemm-to-ptx
+ * pipeline; no GPU needed. `*ptx` is malloc'ed; free with dgemm_free. */
+dgemm_status dgemm_compile_to_ptx(const char *dgemm_ir, char **ptx);
+
+void dgemm_free(void *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DGEMM_C_RUNTIME_H */

@@ -1,0 +1,67 @@
+//===- Passes.td - dgemm conversion passes -----------------*- tablegen -*-===//
+//
+// From dgemm ops to kernel IR, from kernel IR to NVVM, and PTX extraction.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DGEMM_CONVERSION_PASSES_TD
+#define DGEMM_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
+  let summary = "Lower each configured dgemm.gemm to a Hopper kernel written as kernel IR";
+  let description = [{
+    For every `dgemm.gemm` carrying a `#dgemm.config`, adds to the module's
+    `gpu.module @dgemm_kernels` (target sm_90a, PTX 8.6) one `llvm.func`
+    kernel whose structure is written out as IR a person can follow and edit:
+
+    - the kernel takes the tensor maps of A, A scales, B and D by value
+      (`llvm.byval`, `nvvm.grid_constant`), the B-scale pointer and M (i32);
+    - thread 0 initialises the stage ring's full/empty mbarriers;
+    - the last warpgroup is the producer (`nvvm.setmaxregister decrease`):
+      one elected thread walks the persistent tile loop (`dgemm.schedule_tile`)
+      and for each 128-wide K block waits for an empty stage, arms the full
+      barrier with the stage's bytes and issues the TMA loads
+      (`nvvm.cp.async.bulk.tensor`) of A, B and the A scales;
+    - the other warpgroups are consumers (`setmaxregister increase`): per K
+      block they wait for a full stage, read their scales, run
+      `dgemm.wgmma_tile` between a wgmma fence and commit/wait, release the
+      stage and `dgemm.promote` the block into the f32 total; per tile,
+      `dgemm.epilogue_store` writes bf16 through shared memory and a TMA store.
+
+    The kernel carries the launch contract `dgemm.launch`
+    (docs/launch-contract.md). Host functions left empty are removed.
+    Supported now: E4M3 operands, the 1x128 x 128x128 recipe, bf16 D,
+    block M 64 or 128, cluster 1; other ops get an error.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def ConvertDGEMMToNVVM : Pass<"convert-dgemm-to-nvvm"> {
+  let summary = "Lower the kernel-level dgemm ops to NVVM and LLVM ops";
+  let description = [{
+    One pattern per op: `dgemm.schedule_tile` to i32 arithmetic,
+    `dgemm.wgmma_tile` to four `nvvm.wgmma.mma_async` with computed shared
+    memory descriptors, `dgemm.promote` to f32 FMAs, `dgemm.epilogue_store`
+    to bf16 packing, shared stores, an async-proxy fence, named barriers and
+    a TMA store.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
+def DGEMMDumpPTX : Pass<"dgemm-dump-ptx", "::mlir::ModuleOp"> {
+  let summary = "Write the PTX of every gpu.binary to a directory";
+  let description = [{
+    After `gpu-module-to-binary{format=isa}`, writes the assembly held by each
+    `gpu.binary` object to `<dir>/<binary name>.ptx` (for ptxas checks).
+  }];
+  let options = [
+    Option<"dir", "dir", "std::string", /*default=*/"\".\"",
+           "Directory the .ptx files go to">,
+  ];
+}
+
+#endif // DGEMM_CONVERSION_PASSES_TD

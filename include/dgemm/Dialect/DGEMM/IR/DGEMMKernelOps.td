@@ -1,0 +1,115 @@
+//===- DGEMMKernelOps.td - kernel-level dgemm operations ---*- tablegen -*-===//
+//
+// Ops of the kernel IR that `dgemm-lower-to-kernel` writes: the pieces of a
+// Hopper GEMM kernel that upstream ops do not express — the tile scheduler,
+// a wgmma tile of one 128-wide K block (no implicit fence or wait), the
+// promotion of a block's partial sums into the f32 total, and the epilogue
+// store. Everything else in the kernel IR is upstream (scf, arith, llvm,
+// nvvm: mbarriers, TMA copies, fences, setmaxnreg). `convert-dgemm-to-nvvm`
+// lowers each of these ops with one pattern.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DGEMM_KERNEL_OPS_TD
+#define DGEMM_KERNEL_OPS_TD
+
+include "dgemm/Dialect/DGEMM/IR/DGEMMDialect.td"
+include "mlir/Dialect/LLVMIR/LLVMOpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def DGEMM_SharedPtr : LLVM_PointerInAddressSpace<3>;
+
+class DGEMM_KernelOp<string mnemonic, list<Trait> traits = []>
+    : Op<DGEMM_Dialect, mnemonic, traits>;
+
+def DGEMM_ScheduleTileOp : DGEMM_KernelOp<"schedule_tile", [Pure]> {
+  let summary = "output tile of a linear tile index (grouped tile order)";
+  let description = [{
+    Maps tile index `t` of a persistent loop to its (M block, N block). Tiles
+    are walked in groups of `swizzle_group` N blocks; inside a group, N moves
+    fastest, so the CTAs running at one time share A rows and a few B
+    blocks in L2:
+
+    ```
+    per_group = num_m_blocks * G             G = swizzle_group
+    first_n   = (t / per_group) * G
+    width     = min(G, num_n_blocks - first_n)
+    r         = t % per_group
+    m_block   = r / width,  n_block = first_n + r % width
+    ```
+
+    ```mlir
+    %mb, %nb = dgemm.schedule_tile %t, %num_m_blocks
+        {num_n_blocks = 56 : i32, swizzle_group = 16 : i32} : i32
+    ```
+  }];
+  let arguments = (ins I32:$tile, I32:$num_m_blocks,
+                       I32Attr:$num_n_blocks, I32Attr:$swizzle_group);
+  let results = (outs I32:$m_block, I32:$n_block);
+  let assemblyFormat = "$tile `,` $num_m_blocks attr-dict `:` type($tile)";
+  let hasVerifier = 1;
+}
+
+def DGEMM_WgmmaTileOp : DGEMM_KernelOp<"wgmma_tile"> {
+  let summary = "one warpgroup's m64nNk128 FP8 product of a stage, fresh accumulator";
+  let description = [{
+    Four `wgmma.mma_async m64nNk32` E4M3 steps over a 128-byte K slice of
+    the 128B-swizzled tiles at `a_tile` (64 rows) and `b_tile` (N rows) in
+    shared memory. The first step zeroes the accumulator through its scale-d
+    input (no register moves), so the result holds this K block alone: the
+    caller promotes it with its scales. Descriptors:
+    `((addr & 0x3FFFF) >> 4) | 1<<62 | 64<<32 | 1<<16`, K step = +32 bytes.
+    No fence, commit or wait is implied: the kernel IR places
+    `nvvm.wgmma.fence.aligned` before and commit/wait after.
+  }];
+  let arguments = (ins DGEMM_SharedPtr:$a_tile, DGEMM_SharedPtr:$b_tile,
+                       I32Attr:$n);
+  let results = (outs LLVM_AnyStruct:$acc);
+  let assemblyFormat = [{
+    $a_tile `,` $b_tile attr-dict `:` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def DGEMM_PromoteOp : DGEMM_KernelOp<"promote",
+    [Pure, AllTypesMatch<["total", "acc", "result"]>]> {
+  let summary = "total += acc * scale_a[row] * scale_b[column block]";
+  let description = [{
+    Two-level accumulation: adds one K block's partial sums `acc` (an
+    m64nN f32 wgmma fragment) to the f32 `total`, scaled by the thread's two
+    A scales (`sa0` for its row r0, `sa1` for r0 + 8) and by the B scale of
+    each 8-column group j: `sb0` for j < `former`, `sb1` after (a tile may
+    span two 128-wide B-scale blocks).
+  }];
+  let arguments = (ins LLVM_AnyStruct:$total, LLVM_AnyStruct:$acc, F32:$sa0,
+                       F32:$sa1, F32:$sb0, F32:$sb1, I32:$former);
+  let results = (outs LLVM_AnyStruct:$result);
+  let assemblyFormat = [{
+    $total `,` $acc `scales` `(` $sa0 `,` $sa1 `,` $sb0 `,` $sb1 `)`
+    `former` $former attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store"> {
+  let summary = "bf16 output tile: registers -> shared memory -> TMA store";
+  let description = [{
+    The consumer warpgroups convert their f32 `total` fragments to bf16,
+    write them row-major into the `block_m` x `block_n` staging tile at
+    `staging`, fence the writes for the async proxy, meet at named barrier 1,
+    and thread 0 stores the tile to D at (`n0`, `m0`) through the tensor map
+    `d_map` (the store clips rows >= M and columns >= N), waits until the
+    staging tile has been read, and all consumers meet again before it is
+    reused. `tid` is the thread index (0 .. 128 * consumers - 1).
+  }];
+  let arguments = (ins LLVM_AnyStruct:$total, DGEMM_SharedPtr:$staging,
+                       LLVM_AnyPointer:$d_map, I32:$n0, I32:$m0, I32:$tid,
+                       I32Attr:$block_m, I32Attr:$block_n,
+                       I32Attr:$consumers);
+  let assemblyFormat = [{
+    $total `,` $staging `,` $d_map `[` $n0 `,` $m0 `]` `tid` $tid attr-dict
+    `:` type($total) `,` type($d_map)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // DGEMM_KERNEL_OPS_TD

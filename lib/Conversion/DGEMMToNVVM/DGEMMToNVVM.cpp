@@ -1,0 +1,214 @@
+//===- DGEMMToNVVM.cpp - the convert-dgemm-to-nvvm pass --------------------===//
+//
+// One pattern per kernel-level dgemm op:
+//   dgemm.schedule_tile  -> i32 arithmetic (the grouped tile order)
+//   dgemm.wgmma_tile     -> 4 x nvvm.wgmma.mma_async m64nNk32 e4m3, the
+//                           first with scale-d = zero
+//   dgemm.promote        -> per register: fma(acc, sa(row) * sb(col group), t)
+//   dgemm.epilogue_store -> bf16x2 packing, shared stores, async-proxy fence,
+//                           named barrier, TMA store by thread 0
+//
+//===----------------------------------------------------------------------===//
+#include "WgmmaDescriptor.h"
+
+#include "dgemm/Conversion/Passes.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::dgemm {
+#define GEN_PASS_DEF_CONVERTDGEMMTONVVM
+#include "dgemm/Conversion/Passes.h.inc"
+} // namespace mlir::dgemm
+
+using namespace mlir;
+using namespace mlir::dgemm;
+
+static Value i32c(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+}
+
+namespace {
+
+struct ScheduleTileLowering : OpRewritePattern<ScheduleTileOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ScheduleTileOp op,
+                                PatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    int64_t g = op.getSwizzleGroup(), nb = op.getNumNBlocks();
+    Value t = op.getTile();
+    Value perGroup =
+        arith::MulIOp::create(rw, loc, op.getNumMBlocks(), i32c(rw, loc, g));
+    Value group = arith::DivUIOp::create(rw, loc, t, perGroup);
+    Value firstN = arith::MulIOp::create(rw, loc, group, i32c(rw, loc, g));
+    Value width = arith::MinUIOp::create(
+        rw, loc, i32c(rw, loc, g),
+        arith::SubIOp::create(rw, loc, i32c(rw, loc, nb), firstN));
+    Value r = arith::RemUIOp::create(rw, loc, t, perGroup);
+    Value mBlock = arith::DivUIOp::create(rw, loc, r, width);
+    Value nBlock = arith::AddIOp::create(
+        rw, loc, firstN, arith::RemUIOp::create(rw, loc, r, width));
+    rw.replaceOp(op, {mBlock, nBlock});
+    return success();
+  }
+};
+
+struct WgmmaTileLowering : OpRewritePattern<WgmmaTileOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WgmmaTileOp op,
+                                PatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rw.getContext();
+    Type fragment = op.getAcc().getType();
+    Value descA = buildWgmmaDescriptor(rw, loc, op.getATile());
+    Value descB = buildWgmmaDescriptor(rw, loc, op.getBTile());
+    auto shape = NVVM::MMAShapeAttr::get(ctx, 64, op.getN(), 32);
+    auto e4m3 = NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::e4m3);
+    auto f32 = NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32);
+    auto one = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
+    auto row = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row);
+    auto col = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col);
+    // The first step ignores its input (scale-d = zero): no register moves.
+    Value acc = LLVM::UndefOp::create(rw, loc, fragment);
+    for (int64_t kk = 0; kk < 4; ++kk) {
+      Value step = LLVM::ConstantOp::create(rw, loc, rw.getI64Type(), 2 * kk);
+      Value da = kk ? LLVM::AddOp::create(rw, loc, descA, step) : descA;
+      Value db = kk ? LLVM::AddOp::create(rw, loc, descB, step) : descB;
+      auto scaleD = NVVM::WGMMAScaleOutAttr::get(
+          ctx, kk == 0 ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one);
+      acc = NVVM::WgmmaMmaAsyncOp::create(rw, loc, fragment, acc, da, db,
+                                          shape, e4m3, e4m3, f32, scaleD, one,
+                                          one, row, col, nullptr);
+    }
+    rw.replaceOp(op, acc);
+    return success();
+  }
+};
+
+struct PromoteLowering : OpRewritePattern<PromoteOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PromoteOp op,
+                                PatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto type = cast<LLVM::LLVMStructType>(op.getTotal().getType());
+    int64_t fields = type.getBody().size();
+    Value result = op.getTotal();
+    for (int64_t j = 0; j < fields / 4; ++j) {
+      // 8-column group j: B scale of the first or second scale block.
+      Value first = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult,
+                                          i32c(rw, loc, j), op.getFormer());
+      Value sb = arith::SelectOp::create(rw, loc, first, op.getSb0(),
+                                         op.getSb1());
+      Value scale0 = arith::MulFOp::create(rw, loc, op.getSa0(), sb);
+      Value scale1 = arith::MulFOp::create(rw, loc, op.getSa1(), sb);
+      for (int64_t q = 0; q < 4; ++q) {
+        int64_t i = 4 * j + q;
+        Value a = LLVM::ExtractValueOp::create(rw, loc, op.getAcc(), i);
+        Value t = LLVM::ExtractValueOp::create(rw, loc, op.getTotal(), i);
+        Value s = q < 2 ? scale0 : scale1; // rows r0, r0 + 8
+        Value r = LLVM::FMAOp::create(rw, loc, a, s, t);
+        result = LLVM::InsertValueOp::create(rw, loc, result, r, i);
+      }
+    }
+    rw.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(EpilogueStoreOp op,
+                                PatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rw.getContext();
+    int64_t bn = op.getBlockN();
+    int64_t threads = 128 * op.getConsumers();
+    Type i32 = rw.getI32Type(), i8 = rw.getI8Type();
+    auto v2f32 = VectorType::get({2}, rw.getF32Type());
+    auto v2bf16 = VectorType::get({2}, rw.getBF16Type());
+    Value tid = op.getTid();
+    auto c = [&](int64_t v) { return i32c(rw, loc, v); };
+    Value warp = arith::DivUIOp::create(rw, loc, tid, c(32));
+    Value lane = arith::RemUIOp::create(rw, loc, tid, c(32));
+    // Row of the thread's first register pair: 16 * warp + lane / 4 (warps
+    // of all consumer warpgroups are consecutive 16-row slices).
+    Value row0 = arith::AddIOp::create(
+        rw, loc, arith::MulIOp::create(rw, loc, warp, c(16)),
+        arith::DivUIOp::create(rw, loc, lane, c(4)));
+    Value col = arith::MulIOp::create(
+        rw, loc, arith::RemUIOp::create(rw, loc, lane, c(4)), c(2));
+    // Element index of (row0, col): row0 * BN + col.
+    Value base0 = arith::AddIOp::create(
+        rw, loc, arith::MulIOp::create(rw, loc, row0, c(bn)), col);
+    Value base1 = arith::AddIOp::create(rw, loc, base0, c(8 * bn));
+    for (int64_t j = 0; j < bn / 8; ++j) {
+      for (int64_t h = 0; h < 2; ++h) {
+        int64_t i = 4 * j + 2 * h;
+        Value v = LLVM::UndefOp::create(rw, loc, v2f32);
+        for (int64_t e = 0; e < 2; ++e) {
+          Value x = LLVM::ExtractValueOp::create(rw, loc, op.getTotal(), i + e);
+          v = LLVM::InsertElementOp::create(rw, loc, v, x,
+                                            LLVM::ConstantOp::create(
+                                                rw, loc, i32, e));
+        }
+        Value packed = LLVM::BitcastOp::create(
+            rw, loc, i32, LLVM::FPTruncOp::create(rw, loc, v2bf16, v));
+        Value elem = arith::AddIOp::create(rw, loc, h ? base1 : base0,
+                                           c(8 * j));
+        Value addr = LLVM::GEPOp::create(
+            rw, loc, op.getStaging().getType(), i8, op.getStaging(),
+            ArrayRef<LLVM::GEPArg>{
+                arith::MulIOp::create(rw, loc, elem, c(2)).getResult()});
+        LLVM::StoreOp::create(rw, loc, packed, addr);
+      }
+    }
+    // Make the shared stores visible to the TMA engine, then one thread
+    // stores the tile and waits until it has been read out of shared memory.
+    NVVM::FenceProxyOp::create(
+        rw, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    NVVM::BarrierOp::create(rw, loc, Type(), c(1), c(threads), nullptr,
+                            Value());
+    Value leader =
+        arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, tid, c(0));
+    auto ifOp = scf::IfOp::create(rw, loc, leader, false);
+    {
+      OpBuilder::InsertionGuard g(rw);
+      rw.setInsertionPointToStart(ifOp.thenBlock());
+      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+          rw, loc, op.getDMap(), op.getStaging(),
+          ValueRange{op.getN0(), op.getM0()}, Value(),
+          NVVM::TMAStoreModeAttr::get(ctx, NVVM::TMAStoreMode::TILE), Value());
+      NVVM::CpAsyncBulkCommitGroupOp::create(rw, loc);
+      NVVM::CpAsyncBulkWaitGroupOp::create(rw, loc, rw.getI32IntegerAttr(0),
+                                           rw.getUnitAttr());
+    }
+    NVVM::BarrierOp::create(rw, loc, Type(), c(1), c(threads), nullptr,
+                            Value());
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+struct ConvertDGEMMToNVVMPass
+    : public mlir::dgemm::impl::ConvertDGEMMToNVVMBase<ConvertDGEMMToNVVMPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<ScheduleTileLowering, WgmmaTileLowering, PromoteLowering,
+                 EpilogueStoreLowering>(&getContext());
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
+                                     config)))
+      return signalPassFailure();
+    // Every kernel op must be gone.
+    WalkResult left = getOperation()->walk([](Operation *op) {
+      if (isa<ScheduleTileOp, WgmmaTileOp, PromoteOp, EpilogueStoreOp>(op)) {
+        op->emitOpError("was not lowered to NVVM");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (left.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace

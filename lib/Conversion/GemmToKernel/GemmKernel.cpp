@@ -1,0 +1,287 @@
+//===- GemmKernel.cpp - build the kernel IR of a normal FP8 GEMM -----------===//
+//
+// The kernel, for a config (BM, BN, S stages, NC consumer warpgroups):
+//
+//   thread 0: init full[s] (1 arrival), empty[s] (4*NC arrivals); fence
+//   barrier over all threads
+//   warpgroup NC (producer, setmaxnreg dec): one elected thread
+//     for tile t = ctaid; t < tiles; t += nctas      (persistent)
+//       (mb, nb) = schedule_tile(t)
+//       for kb < K/128:   s = it % S, ph = (it / S) & 1, it++
+//         wait empty[s] (parity ph ^ 1); arm full[s] with the stage's bytes
+//         TMA A[m0.., kb] -> A[s], B[n0.., kb] -> B[s], SFA[kb][m0..] -> SFA[s]
+//   warpgroups 0..NC-1 (consumers, setmaxnreg inc): same tile loop
+//       total = 0
+//       for kb:  wait full[s] (parity ph); read sa(r0), sa(r1), sb0, sb1
+//                fence; acc = wgmma_tile(A[s] rows 64w.., B[s]); commit; wait
+//                lane 0 of each warp arrives on empty[s]
+//                total = promote(total, acc, scales)
+//       epilogue_store(total) -> D[m0.., n0..]
+//
+// The ring counter `it` runs on across tiles, so producer and consumers agree
+// on stage and parity without talking. Rows of a thread: r0 = 64w + 16*warp
+// + lane/4 and r0 + 8 (the wgmma fragment layout, HOPPER-FACTS §2).
+//
+//===----------------------------------------------------------------------===//
+#include "GemmKernel.h"
+
+#include "KernelIR.h"
+
+#include "dgemm/Dialect/DGEMM/IR/DGEMM.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::dgemm;
+
+namespace {
+/// Builds the body of one GEMM kernel.
+class GemmKernelBuilder {
+public:
+  GemmKernelBuilder(OpBuilder &b, Location loc, const KernelLayout &l,
+                    LLVM::LLVMFuncOp fn, StringRef smemSymbol)
+      : k(b, loc), b(b), loc(loc), l(l), fn(fn), smemSymbol(smemSymbol) {}
+
+  void build() {
+    smem = LLVM::AddressOfOp::create(b, loc, k.ptr3, smemSymbol);
+    tid = k.tid();
+    Value wg = k.divu(tid, k.c32(128));
+    initBarriers();
+    Value m = fn.getArgument(kM);
+    numMBlocks = k.ceilDiv(m, l.blockM);
+    tiles = k.mul(numMBlocks, k.c32(l.nBlocks));
+    firstTile = k.ctaId();
+    tileStep = k.numCtas();
+
+    auto roles = scf::IfOp::create(b, loc, k.eq(wg, k.c32(l.consumers)),
+                                   /*withElseRegion=*/true);
+    b.setInsertionPointToStart(roles.thenBlock());
+    buildProducer();
+    b.setInsertionPointToStart(roles.elseBlock());
+    buildConsumer(wg);
+    b.setInsertionPointAfter(roles);
+    LLVM::ReturnOp::create(b, loc, ValueRange());
+  }
+
+private:
+  /// full[s] and empty[s] for a stage index known at run time.
+  Value fullBarrier(Value s) {
+    return k.byteAt(k.byteAt(smem, l.barOff), k.mul(s, k.c32(8)));
+  }
+  Value emptyBarrier(Value s) {
+    return k.byteAt(k.byteAt(smem, l.barOff + 8 * l.stages),
+                    k.mul(s, k.c32(8)));
+  }
+  Value stageBuffer(int64_t offset, int64_t stageBytes, Value s) {
+    return k.byteAt(k.byteAt(smem, offset), k.mul(s, k.c32(stageBytes)));
+  }
+  void waitParity(Value barrier, Value parity) {
+    // Suspend-time hint in ns for each try (the loop retries until done).
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, barrier, parity,
+                                          k.c32(0x989680));
+  }
+  Value tensorMap(GemmKernelParam p) { return fn.getArgument(p); }
+
+  /// Thread 0 initialises the ring; everyone waits for it.
+  void initBarriers() {
+    auto first = scf::IfOp::create(b, loc, k.eq(tid, k.c32(0)),
+                                   /*withElseRegion=*/false);
+    b.setInsertionPointToStart(first.thenBlock());
+    for (int64_t s = 0; s < l.stages; ++s) {
+      NVVM::MBarrierInitOp::create(b, loc, k.byteAt(smem, l.barOff + 8 * s),
+                                   k.c32(1), Value());
+      NVVM::MBarrierInitOp::create(
+          b, loc, k.byteAt(smem, l.barOff + 8 * (l.stages + s)),
+          k.c32(4 * l.consumers), Value());
+    }
+    NVVM::FenceMbarrierInitOp::create(b, loc);
+    for (GemmKernelParam p : {kMapA, kMapSFA, kMapB, kMapD})
+      NVVM::PrefetchOp::create(b, loc, /*cacheLevel=*/nullptr,
+                               /*evictPriority=*/nullptr, tensorMap(p),
+                               /*predicate=*/Value(), b.getUnitAttr());
+    b.setInsertionPointAfter(first);
+    NVVM::Barrier0Op::create(b, loc);
+  }
+
+  /// The persistent tile loop; `body` builds one tile and returns the ring
+  /// counter after it.
+  void tileLoop(function_ref<Value(Value mBlock, Value nBlock, Value it)> body) {
+    auto loop = scf::ForOp::create(b, loc, firstTile, tiles, tileStep,
+                                   ValueRange{k.c32(0)});
+    b.setInsertionPointToStart(loop.getBody());
+    Value t = loop.getInductionVar();
+    auto sched = ScheduleTileOp::create(
+        b, loc, k.i32, k.i32, t, numMBlocks,
+        b.getI32IntegerAttr(l.nBlocks), b.getI32IntegerAttr(l.swizzleGroup));
+    Value next = body(sched.getMBlock(), sched.getNBlock(),
+                      loop.getRegionIterArgs()[0]);
+    scf::YieldOp::create(b, loc, next);
+    b.setInsertionPointAfter(loop);
+  }
+
+  void buildProducer() {
+    NVVM::SetMaxRegisterOp::create(
+        b, loc, b.getI32IntegerAttr(l.producerRegs),
+        NVVM::SetMaxRegisterActionAttr::get(
+            b.getContext(), NVVM::SetMaxRegisterAction::decrease));
+    Value warpInGroup = k.remu(k.divu(tid, k.c32(32)), k.c32(4));
+    auto warp0 = scf::IfOp::create(b, loc, k.eq(warpInGroup, k.c32(0)), false);
+    b.setInsertionPointToStart(warp0.thenBlock());
+    Value elected = NVVM::ElectSyncOp::create(b, loc, k.i1, Value());
+    auto leader = scf::IfOp::create(b, loc, elected, false);
+    b.setInsertionPointToStart(leader.thenBlock());
+
+    tileLoop([&](Value mBlock, Value nBlock, Value it) {
+      Value m0 = k.mul(mBlock, k.c32(l.blockM));
+      Value n0 = k.mul(nBlock, k.c32(l.blockN));
+      auto kLoop = scf::ForOp::create(b, loc, k.c32(0), k.c32(l.kBlocks),
+                                      k.c32(1), ValueRange{it});
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(kLoop.getBody());
+      Value kb = kLoop.getInductionVar();
+      Value i = kLoop.getRegionIterArgs()[0];
+      Value s = k.remu(i, k.c32(l.stages));
+      Value phase = k.andi(k.divu(i, k.c32(l.stages)), k.c32(1));
+      Value full = fullBarrier(s);
+      // Wait until the consumers released the stage.
+      waitParity(emptyBarrier(s), k.xori(phase, k.c32(1)));
+      NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), full,
+                                             k.c32(l.txBytes), nullptr,
+                                             nullptr, Value());
+      Value k0 = k.mul(kb, k.c32(128));
+      loadTile(stageBuffer(l.aOff, l.aStageBytes, s), kMapA, {k0, m0}, full);
+      loadTile(stageBuffer(l.bOff, l.bStageBytes, s), kMapB, {k0, n0}, full);
+      loadTile(stageBuffer(l.sfaOff, l.sfaStageBytes, s), kMapSFA, {m0, kb},
+               full);
+      scf::YieldOp::create(b, loc, ValueRange{k.add(i, k.c32(1))});
+      b.setInsertionPointAfter(kLoop);
+      return kLoop.getResult(0);
+    });
+    b.setInsertionPointAfter(warp0);
+  }
+
+  void loadTile(Value dst, GemmKernelParam map, ArrayRef<Value> coords,
+                Value barrier) {
+    Value dst7 = LLVM::AddrSpaceCastOp::create(b, loc, k.ptr7, dst);
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        b, loc, dst7, tensorMap(map), coords, barrier, ValueRange(),
+        /*multicastMask=*/Value(), /*l2CacheHint=*/Value(),
+        NVVM::TMALoadModeAttr::get(b.getContext(), NVVM::TMALoadMode::TILE),
+        b.getBoolAttr(false), /*group=*/nullptr, /*predicate=*/Value());
+  }
+
+  void buildConsumer(Value wg) {
+    NVVM::SetMaxRegisterOp::create(
+        b, loc, b.getI32IntegerAttr(l.consumerRegs),
+        NVVM::SetMaxRegisterActionAttr::get(
+            b.getContext(), NVVM::SetMaxRegisterAction::increase));
+    Value warp = k.divu(tid, k.c32(32));
+    Value lane = k.remu(tid, k.c32(32));
+    Value r0 = k.add(k.mul(wg, k.c32(64)),
+                     k.add(k.mul(k.remu(warp, k.c32(4)), k.c32(16)),
+                           k.divu(lane, k.c32(4))));
+    Value r1 = k.add(r0, k.c32(8));
+    Value isLane0 = k.eq(lane, k.c32(0));
+    SmallVector<Type> fields(l.blockN / 2, k.f32);
+    auto fragment = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
+    Value sfb = fn.getArgument(kSFBPtr);
+
+    tileLoop([&](Value mBlock, Value nBlock, Value it) {
+      Value m0 = k.mul(mBlock, k.c32(l.blockM));
+      Value n0 = k.mul(nBlock, k.c32(l.blockN));
+      // B-scale blocks of this tile: nb0 for the first `former` 8-column
+      // groups, nb1 (clamped to the last block) for the rest.
+      Value nb0 = k.divu(n0, k.c32(128));
+      Value nb1 = k.minu(k.add(nb0, k.c32(1)), k.c32(l.nScaleBlocks - 1));
+      Value former = k.divu(
+          k.minu(k.c32(l.blockN), k.sub(k.c32(128), k.remu(n0, k.c32(128)))),
+          k.c32(8));
+      Value sfbRow0 = k.elementAt(sfb, k.mul(nb0, k.c32(l.kBlocks)), 4);
+      Value sfbRow1 = k.elementAt(sfb, k.mul(nb1, k.c32(l.kBlocks)), 4);
+      Value zero = LLVM::ZeroOp::create(b, loc, fragment);
+
+      auto kLoop = scf::ForOp::create(b, loc, k.c32(0), k.c32(l.kBlocks),
+                                      k.c32(1), ValueRange{it, zero});
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(kLoop.getBody());
+      Value kb = kLoop.getInductionVar();
+      Value i = kLoop.getRegionIterArgs()[0];
+      Value total = kLoop.getRegionIterArgs()[1];
+      Value s = k.remu(i, k.c32(l.stages));
+      Value phase = k.andi(k.divu(i, k.c32(l.stages)), k.c32(1));
+      // Wait until the stage's TMA loads landed.
+      waitParity(fullBarrier(s), phase);
+      // Scales into registers before the wgmma fence.
+      Value sfa = stageBuffer(l.sfaOff, l.sfaStageBytes, s);
+      Value sa0 = k.loadF32(k.elementAt(sfa, r0, 4));
+      Value sa1 = k.loadF32(k.elementAt(sfa, r1, 4));
+      Value sb0 = k.loadF32(k.elementAt(sfbRow0, kb, 4));
+      Value sb1 = k.loadF32(k.elementAt(sfbRow1, kb, 4));
+      Value aTile = k.byteAt(stageBuffer(l.aOff, l.aStageBytes, s),
+                             k.mul(wg, k.c32(64 * 128)));
+      Value bTile = stageBuffer(l.bOff, l.bStageBytes, s);
+      NVVM::WgmmaFenceAlignedOp::create(b, loc);
+      Value acc = WgmmaTileOp::create(b, loc, fragment, aTile, bTile,
+                                      b.getI32IntegerAttr(l.blockN));
+      NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+      // Release the stage: one arrival per consumer warp.
+      auto release = scf::IfOp::create(b, loc, isLane0, false);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(release.thenBlock());
+        NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBarrier(s),
+                                       Value(), nullptr);
+      }
+      Value promoted = PromoteOp::create(b, loc, fragment, total, acc, sa0,
+                                         sa1, sb0, sb1, former);
+      scf::YieldOp::create(b, loc, ValueRange{k.add(i, k.c32(1)), promoted});
+      b.setInsertionPointAfter(kLoop);
+      EpilogueStoreOp::create(b, loc, kLoop.getResult(1),
+                              k.byteAt(smem, l.dOff), tensorMap(kMapD), n0, m0,
+                              tid, b.getI32IntegerAttr(l.blockM),
+                              b.getI32IntegerAttr(l.blockN),
+                              b.getI32IntegerAttr(l.consumers));
+      return kLoop.getResult(0);
+    });
+  }
+
+  KernelIR k;
+  OpBuilder &b;
+  Location loc;
+  const KernelLayout &l;
+  LLVM::LLVMFuncOp fn;
+  StringRef smemSymbol;
+  Value smem, tid, numMBlocks, tiles, firstTile, tileStep;
+};
+} // namespace
+
+LLVM::LLVMFuncOp mlir::dgemm::buildGemmKernel(OpBuilder &b, Location loc,
+                                              StringRef name,
+                                              const KernelLayout &l,
+                                              StringRef smemSymbol) {
+  MLIRContext *ctx = b.getContext();
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  auto ptr1 = LLVM::LLVMPointerType::get(ctx, 1);
+  SmallVector<Type> params = {ptr, ptr, ptr, ptr, ptr1, b.getI32Type()};
+  auto fnType =
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params);
+  auto fn = LLVM::LLVMFuncOp::create(b, loc, name, fnType);
+  // Tensor maps by value: 128 bytes, 128-aligned, in the param space.
+  auto mapType = LLVM::LLVMArrayType::get(b.getI8Type(), 128);
+  for (GemmKernelParam p : {kMapA, kMapSFA, kMapB, kMapD}) {
+    fn.setArgAttr(p, "llvm.byval", TypeAttr::get(mapType));
+    fn.setArgAttr(p, "llvm.align", b.getI64IntegerAttr(128));
+    fn.setArgAttr(p, "nvvm.grid_constant", b.getUnitAttr());
+  }
+  fn->setAttr("nvvm.kernel", b.getUnitAttr());
+  fn->setAttr("nvvm.maxntid",
+              b.getDenseI32ArrayAttr({(int32_t)l.threads, 1, 1}));
+  // With maxntid, minctasm = 1 makes ptxas honour setmaxnreg.
+  fn->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
+  fn->setAttr("dgemm.launch", buildGemmLaunchContract(ctx, l));
+
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(fn.addEntryBlock(b));
+  GemmKernelBuilder(b, loc, l, fn, smemSymbol).build();
+  return fn;
+}

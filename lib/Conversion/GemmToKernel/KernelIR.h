@@ -1,0 +1,78 @@
+//===- KernelIR.h - small builders for kernel IR ----------------*- C++ -*-===//
+//
+// A thin layer over OpBuilder for the i32 arithmetic, shared-memory address
+// computation and special registers the kernel IR is made of, so that the
+// kernel builder reads like the kernel.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DGEMM_LIB_CONVERSION_GEMMTOKERNEL_KERNELIR_H
+#define DGEMM_LIB_CONVERSION_GEMMTOKERNEL_KERNELIR_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::dgemm {
+
+class KernelIR {
+public:
+  KernelIR(OpBuilder &b, Location loc)
+      : b(b), loc(loc), i1(b.getI1Type()), i8(b.getI8Type()),
+        i32(b.getI32Type()), i64(b.getI64Type()), f32(b.getF32Type()),
+        ptr(LLVM::LLVMPointerType::get(b.getContext())),
+        ptr1(LLVM::LLVMPointerType::get(b.getContext(), 1)),
+        ptr3(LLVM::LLVMPointerType::get(b.getContext(), 3)),
+        ptr7(LLVM::LLVMPointerType::get(b.getContext(), 7)) {}
+
+  Value c32(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, i32, v);
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value divu(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
+  Value remu(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
+  Value andi(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value xori(Value x, Value y) { return arith::XOrIOp::create(b, loc, x, y); }
+  Value minu(Value x, Value y) { return arith::MinUIOp::create(b, loc, x, y); }
+  Value eq(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
+  }
+  Value ult(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
+  }
+  Value ceilDiv(Value x, int64_t d) {
+    return divu(add(x, c32(d - 1)), c32(d));
+  }
+
+  /// `base + offset` bytes, a pointer in base's address space.
+  Value byteAt(Value base, Value offset) {
+    return LLVM::GEPOp::create(b, loc, base.getType(), i8, base,
+                               ArrayRef<LLVM::GEPArg>{offset});
+  }
+  Value byteAt(Value base, int64_t offset) {
+    if (offset == 0)
+      return base;
+    return LLVM::GEPOp::create(b, loc, base.getType(), i8, base,
+                               ArrayRef<LLVM::GEPArg>{(int32_t)offset});
+  }
+  /// `base + index * elementBytes`.
+  Value elementAt(Value base, Value index, int64_t elementBytes) {
+    return byteAt(base, mul(index, c32(elementBytes)));
+  }
+  Value loadF32(Value p) { return LLVM::LoadOp::create(b, loc, f32, p); }
+
+  Value tid() { return NVVM::ThreadIdXOp::create(b, loc, i32); }
+  Value ctaId() { return NVVM::BlockIdXOp::create(b, loc, i32); }
+  Value numCtas() { return NVVM::GridDimXOp::create(b, loc, i32); }
+
+  OpBuilder &b;
+  Location loc;
+  Type i1, i8, i32, i64, f32;
+  LLVM::LLVMPointerType ptr, ptr1, ptr3, ptr7;
+};
+
+} // namespace mlir::dgemm
+
+#endif // DGEMM_LIB_CONVERSION_GEMMTOKERNEL_KERNELIR_H

@@ -1,0 +1,43 @@
+//===- KernelLayout.cpp - shared memory and threads of a GEMM kernel -------===//
+//
+// Offsets follow the table in KernelLayout.h; sizes agree with
+// ::dgemm::stageBytes / fixedSmemBytes, which chose the stage count.
+//
+//===----------------------------------------------------------------------===//
+#include "KernelLayout.h"
+
+using namespace mlir::dgemm;
+
+static int64_t alignTo(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+
+KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c, int64_t n,
+                               int64_t k) {
+  KernelLayout l;
+  l.blockM = c.blockM;
+  l.blockN = c.blockN;
+  l.stages = c.stages;
+  l.n = n;
+  l.k = k;
+  l.consumers = c.mathWarpgroups;
+  l.threads = 128 * (l.consumers + 1);
+  // setmaxnreg pairs within the CTA's register pool (HOPPER-FACTS §7):
+  // 256 threads: (24, 240); 384 threads: (40, 232).
+  l.producerRegs = l.consumers == 1 ? 24 : 40;
+  l.consumerRegs = ::dgemm::consumerRegisterBudget(l.consumers);
+  l.kBlocks = k / 128;
+  l.nBlocks = (n + c.blockN - 1) / c.blockN;
+  l.nScaleBlocks = (n + 127) / 128;
+  l.swizzleGroup = c.swizzleGroup;
+  l.maxCtas = c.numSMs;
+  l.aStageBytes = 128 * c.blockM;
+  l.bStageBytes = 128 * c.blockN;
+  l.sfaStageBytes = 4 * c.blockM;
+  l.txBytes = l.aStageBytes + l.bStageBytes + l.sfaStageBytes;
+  l.dOff = 0;
+  l.aOff = alignTo(2 * c.blockM * c.blockN, 1024);
+  l.bOff = l.aOff + c.stages * l.aStageBytes;
+  l.sfaOff = alignTo(l.bOff + c.stages * l.bStageBytes, 128);
+  l.barOff = alignTo(l.sfaOff + c.stages * l.sfaStageBytes, 8);
+  l.smemBytes = l.barOff + 16 * c.stages;
+  return l;
+}

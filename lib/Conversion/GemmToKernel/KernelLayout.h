@@ -1,0 +1,40 @@
+//===- KernelLayout.h - shared memory and threads of a GEMM kernel -*- C++ -*-===//
+//
+// What a config and the static sizes fix about one kernel: its warpgroups and
+// register split, and where each buffer lives in dynamic shared memory:
+//
+//   0        D staging tile      BM*BN*2   (bf16, row-major)
+//   aOff     A stages            S * BM*128   (SW128 tiles, 1024-aligned)
+//   bOff     B stages            S * BN*128
+//   sfaOff   A-scale stages      S * BM*4     (128-aligned TMA destinations)
+//   barOff   full[S], empty[S]   16*S         (8-byte mbarriers)
+//
+//===----------------------------------------------------------------------===//
+#ifndef DGEMM_LIB_CONVERSION_GEMMTOKERNEL_KERNELLAYOUT_H
+#define DGEMM_LIB_CONVERSION_GEMMTOKERNEL_KERNELLAYOUT_H
+
+#include "dgemm/Config/ConfigSelection.h"
+
+#include <cstdint>
+
+namespace mlir::dgemm {
+
+struct KernelLayout {
+  int64_t blockM, blockN, stages, n, k;
+  int64_t consumers;        // math warpgroups
+  int64_t threads;          // 128 * (consumers + 1)
+  int64_t producerRegs, consumerRegs;
+  int64_t kBlocks;          // K / 128
+  int64_t nBlocks;          // ceil(N / BN)
+  int64_t nScaleBlocks;     // ceil(N / 128)
+  int64_t swizzleGroup, maxCtas;
+  int64_t dOff, aOff, bOff, sfaOff, barOff, smemBytes;
+  int64_t aStageBytes, bStageBytes, sfaStageBytes, txBytes;
+
+  static KernelLayout get(const ::dgemm::KernelConfig &c, int64_t n,
+                          int64_t k);
+};
+
+} // namespace mlir::dgemm
+
+#endif // DGEMM_LIB_CONVERSION_GEMMTOKERNEL_KERNELLAYOUT_H

@@ -1,0 +1,63 @@
+//===- DGEMMKernelOps.cpp - verifiers of the kernel-level dgemm ops --------===//
+//
+// dgemm.schedule_tile, dgemm.wgmma_tile, dgemm.promote and
+// dgemm.epilogue_store: their attributes and fragment types agree.
+//
+//===----------------------------------------------------------------------===//
+#include "dgemm/Dialect/DGEMM/IR/DGEMM.h"
+
+using namespace mlir;
+using namespace mlir::dgemm;
+
+/// A wgmma f32 fragment: an LLVM struct of `fields` f32 values.
+static bool isF32Fragment(Type t, int64_t fields) {
+  auto s = dyn_cast<LLVM::LLVMStructType>(t);
+  if (!s || (int64_t)s.getBody().size() != fields)
+    return false;
+  return llvm::all_of(s.getBody(), [](Type e) { return e.isF32(); });
+}
+
+LogicalResult ScheduleTileOp::verify() {
+  if (getNumNBlocks() < 1 || getSwizzleGroup() < 1)
+    return emitOpError() << "num_n_blocks and swizzle_group must be positive, "
+                            "got "
+                         << getNumNBlocks() << " and " << getSwizzleGroup();
+  return success();
+}
+
+LogicalResult WgmmaTileOp::verify() {
+  int64_t n = getN();
+  if (n < 8 || n > 256 || n % 8 != 0)
+    return emitOpError() << "n must be a multiple of 8 in [8, 256], got " << n;
+  if (!isF32Fragment(getAcc().getType(), n / 2))
+    return emitOpError() << "result must be the m64n" << n
+                         << " f32 fragment, a struct of " << n / 2
+                         << " f32, got " << getAcc().getType();
+  return success();
+}
+
+LogicalResult PromoteOp::verify() {
+  Type t = getTotal().getType();
+  auto s = cast<LLVM::LLVMStructType>(t);
+  int64_t fields = s.getBody().size();
+  if (fields % 4 != 0 || !isF32Fragment(t, fields))
+    return emitOpError() << "total must be an f32 wgmma fragment (a multiple "
+                            "of 4 f32), got "
+                         << t;
+  return success();
+}
+
+LogicalResult EpilogueStoreOp::verify() {
+  int64_t bm = getBlockM(), bn = getBlockN(), c = getConsumers();
+  if (c < 1 || c > 2 || bm != 64 * c)
+    return emitOpError() << "block_m must be 64 per consumer warpgroup, got "
+                            "block_m = "
+                         << bm << " with " << c << " consumers";
+  if (bn < 8 || bn > 256 || bn % 8 != 0)
+    return emitOpError() << "block_n must be a multiple of 8 in [8, 256], got "
+                         << bn;
+  if (!isF32Fragment(getTotal().getType(), bn / 2))
+    return emitOpError() << "total must be a struct of " << bn / 2
+                         << " f32, got " << getTotal().getType();
+  return success();
+}
