@@ -378,10 +378,8 @@ std::string dgemm::checkConfig(const KernelConfig &c, const ProblemDesc &p,
     return "multicast = a pairs N blocks, but N = " + str(p.n) + " has " +
            str(ceilDiv(p.n, c.blockN)) +
            " blocks of block_n = " + str(c.blockN) + " (an odd number)";
-  if (c.multicast == Multicast::B && ceilDiv(p.m, c.blockM) % 2 != 0)
-    return "multicast = b pairs M blocks, but M = " + str(p.m) + " has " +
-           str(ceilDiv(p.m, c.blockM)) +
-           " blocks of block_m = " + str(c.blockM) + " (an odd number)";
+  // No rule on the number of M blocks: M is known at run time only, and a
+  // multicasting kernel switches multicast off for an odd last M block.
 
   if (c.numSMs < 1 || c.numSMs > t.numSMs)
     return "num_sms = " + str(c.numSMs) + " is not in [1, " + str(t.numSMs) +

@@ -835,24 +835,6 @@ func.func @gemm_config_multicast_a_odd(%a: memref<128x512xf8E4M3FN>,
 
 // -----
 
-// Config multicasting B over an odd number of M blocks (m_hint 384 / 128 -> 3).
-func.func @gemm_config_multicast_b_odd(%a: memref<?x512xf8E4M3FN>,
-    %sa: memref<?x4xf32, strided<[1, ?]>>, %b: memref<256x512xf8E4M3FN>,
-    %sb: memref<2x4xf32>, %d: memref<?x256xbf16>) {
-  // expected-error-re @+1 {{'dgemm.gemm' op config #dgemm.config<{{.*}}> cannot run this GEMM: multicast = b pairs M blocks, but M = 384 has 3 blocks of block_m = 128 (an odd number)}}
-  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x512xf8E4M3FN>,
-                 memref<?x4xf32, strided<[1, ?]>>, memref<256x512xf8E4M3FN>,
-                 memref<2x4xf32>)
-      outs(%d : memref<?x256xbf16>)
-      {config = #dgemm.config<block_m = 128, block_n = 128, stages = 4,
-                              cluster = 2, multicast = b, math_warpgroups = 2,
-                              swizzle_group = 1, num_sms = 2>,
-       m_hint = 384 : i64}
-  return
-}
-
-// -----
-
 // Config on a GEMM with no rows (static M = 0).
 func.func @gemm_config_m0(%a: memref<0x512xf8E4M3FN>,
     %sa: memref<0x4xf32, strided<[1, 128]>>, %b: memref<256x512xf8E4M3FN>,

@@ -1,0 +1,101 @@
+//===- LaunchContract.h - What the runtime needs to launch a kernel -*- C++ -*-===//
+//
+// The launch contract (docs/launch-contract.md) as a plain struct: threads,
+// cluster, dynamic shared memory, the persistent grid bound, block sizes and
+// how to build each kernel parameter from the op's operands. The compiler
+// fills it from the kernel's `dgemm.launch` attribute (LaunchContractAttr.h);
+// the disk cache stores it as text (printContract / parseContract). Both
+// paths end in checkContract, so the launcher only sees sane values.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DGEMM_RUNTIME_LAUNCHCONTRACT_H
+#define DGEMM_RUNTIME_LAUNCHCONTRACT_H
+
+#include "dgemm/Runtime/Status.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dgemm::runtime {
+
+enum class ParamKind {
+  /// A CUtensorMap of an operand, passed by value.
+  TensorMap,
+  /// An operand's device address (u64).
+  Pointer,
+  /// M, the rows of A (i32).
+  M,
+};
+
+struct ContractParam {
+  ParamKind kind = ParamKind::M;
+  /// Operand index in op order (A, A scales, B, B scales, [C,] D);
+  /// -1 for M.
+  int64_t operand = -1;
+  /// TensorMap only: the operand's logical dimensions innermost first
+  /// (indices into its shape, outermost first), the box, the swizzle in
+  /// bytes (0, 32, 64, 128) and the element type ("u8", "bf16", "f32").
+  std::vector<int64_t> dims;
+  std::vector<int64_t> box;
+  int64_t swizzle = 0;
+  std::string dtype;
+
+  bool operator==(const ContractParam &o) const;
+};
+
+struct LaunchContract {
+  /// The kernel's symbol in the PTX.
+  std::string kernelName;
+  int64_t block = 0;
+  int64_t cluster = 1;
+  int64_t dynamicSmem = 0;
+  int64_t maxCtas = 0;
+  int64_t blockM = 0;
+  int64_t blockN = 0;
+  std::vector<ContractParam> params;
+
+  bool operator==(const LaunchContract &o) const;
+};
+
+/// Limits checkContract enforces.
+constexpr int64_t kMaxOperands = 8;
+constexpr int64_t kMaxParams = 64;
+constexpr int64_t kMaxTensorMapRank = 5;
+constexpr int64_t kMaxClusterSize = 8;
+constexpr int64_t kMaxDynamicSmem = 232448;
+
+/// Empty when the contract is one the launcher can use, else which field is
+/// wrong (block in [1, 1024], cluster in [1, 8], ..., a valid kernel name,
+/// tensor maps of rank 1..5 with distinct dims, boxes in [1, 256], ...).
+std::string checkContract(const LaunchContract &c);
+
+/// Empty when one params entry is valid (the per-entry part of
+/// checkContract), else "<kind>): <what is wrong>".
+std::string checkContractParam(const ContractParam &p);
+
+/// Bytes of one element of a contract dtype ("u8" 1, "bf16" 2, "f32" 4);
+/// 0 for an unknown name.
+int64_t contractDtypeBytes(std::string_view dtype);
+
+/// The line format of the disk cache:
+///   dgemm-launch-contract 1
+///   kernel <name>
+///   block <n> / cluster <n> / dynamic_smem <n> / max_ctas <n> /
+///   block_m <n> / block_n <n>           (one per line, in this order)
+///   params <count>
+///   param tensor_map operand=<i> dtype=<s> swizzle=<n> dims=<i,..> box=<n,..>
+///   param ptr operand=<i>
+///   param m
+///   end
+std::string printContract(const LaunchContract &c);
+
+/// Parses printContract's format strictly (every line, in order, numbers in
+/// range, `end` present) and checks the result. INVALID_ARGUMENT naming the
+/// line for anything else; never crashes on arbitrary bytes.
+Status parseContract(std::string_view text, LaunchContract &out);
+
+} // namespace dgemm::runtime
+
+#endif // DGEMM_RUNTIME_LAUNCHCONTRACT_H

@@ -1,0 +1,49 @@
+//===- Validation.h - Checking the tensors of a GEMM call -------*- C++ -*-===//
+//
+// The C API checks every tensor before it compiles or launches anything:
+// dtype, rank, shapes that agree, K % 128, N % 8, the A-scale layout
+// (MN-major, strides (1, S), S >= M, S % 4 == 0), the B-scale shape, 16-byte
+// aligned base addresses and row strides. Each broken rule gives an
+// INVALID_ARGUMENT whose message names the tensor and the rule.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DGEMM_RUNTIME_VALIDATION_H
+#define DGEMM_RUNTIME_VALIDATION_H
+
+#include "dgemm/Runtime/Status.h"
+
+#include <cstdint>
+
+namespace dgemm::runtime {
+
+/// The operands of a normal GEMM, in op order (the launch contract's operand
+/// indices: A = 0, A scales = 1, B = 2, B scales = 3, D = 4).
+struct GemmOperands {
+  const dgemm_tensor *a = nullptr;
+  const dgemm_tensor *aScale = nullptr;
+  const dgemm_tensor *b = nullptr;
+  const dgemm_tensor *bScale = nullptr;
+  const dgemm_tensor *d = nullptr;
+
+  static constexpr int kCount = 5;
+  const dgemm_tensor *operand(int64_t i) const;
+};
+
+struct GemmShape {
+  int64_t m = 0;
+  int64_t n = 0;
+  int64_t k = 0;
+};
+
+/// Checks the operands of dgemm_gemm_fp8_bf16_nt and returns M, N, K.
+Status validateGemmFp8Bf16Nt(const GemmOperands &ops, GemmShape &shape);
+
+/// Name of a dtype ("e4m3", "bf16", ...) or "dtype <n>" for unknown values.
+const char *dtypeName(int dtype);
+
+/// Bytes of one element; 0 for an unknown dtype.
+int64_t dtypeBytes(int dtype);
+
+} // namespace dgemm::runtime
+
+#endif // DGEMM_RUNTIME_VALIDATION_H

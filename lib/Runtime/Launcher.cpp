@@ -1,0 +1,265 @@
+//===- Launcher.cpp - Loading and launching compiled kernels ---------------===//
+//
+// Parameter layout: kernelParams[i] points at the value of parameter i. A
+// tensor map parameter is passed by value (the kernel's byval, grid-constant
+// argument), so its entry points at a CUtensorMap copy, 128-byte aligned as
+// CUDA 13 declares the type; an operand address at a u64; M at an i32. All
+// storage is sized before the pointers are taken.
+//
+//===----------------------------------------------------------------------===//
+#include "dgemm/Runtime/Launcher.h"
+
+#include "dgemm/Runtime/Validation.h"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
+using namespace dgemm::runtime;
+using namespace dgemm::cuda;
+
+namespace {
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+/// A JIT log buffer as text (NUL-terminated within its size).
+std::string logText(const std::vector<char> &buf) {
+  size_t n = 0;
+  while (n < buf.size() && buf[n] != '\0')
+    ++n;
+  std::string s(buf.data(), n);
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
+    s.pop_back();
+  return s;
+}
+
+} // namespace
+
+Status dgemm::runtime::computeGrid(const LaunchContract &c, int64_t m,
+                                   int64_t n, LaunchGrid &out) {
+  std::string why = checkContract(c);
+  if (!why.empty())
+    return Status::internal("invalid launch contract: " + why);
+  if (m < 1 || n < 1)
+    return Status::internal("a launch needs M >= 1 and N >= 1, got M = " +
+                            str(m) + ", N = " + str(n));
+  uint64_t tiles = static_cast<uint64_t>((m + c.blockM - 1) / c.blockM) *
+                   static_cast<uint64_t>((n + c.blockN - 1) / c.blockN);
+  uint64_t ctas = std::min<uint64_t>(static_cast<uint64_t>(c.maxCtas), tiles);
+  uint64_t cluster = static_cast<uint64_t>(c.cluster);
+  ctas = (ctas + cluster - 1) / cluster * cluster;
+  out.tiles = tiles;
+  out.gridX = static_cast<uint32_t>(ctas);
+  out.cluster = static_cast<uint32_t>(cluster);
+  return Status::success();
+}
+
+Status dgemm::runtime::deriveKernelArgs(
+    const LaunchContract &c, const std::vector<const dgemm_tensor *> &operands,
+    int64_t m, std::vector<KernelArg> &out) {
+  if (m < 0 || m > std::numeric_limits<int32_t>::max())
+    return Status::invalidArgument("M = " + str(m) +
+                                   " does not fit the kernel's i32 M");
+  std::vector<KernelArg> args;
+  args.reserve(c.params.size());
+  for (size_t i = 0; i < c.params.size(); ++i) {
+    const ContractParam &p = c.params[i];
+    KernelArg arg;
+    arg.kind = p.kind;
+    if (p.kind == ParamKind::M) {
+      arg.m = static_cast<int32_t>(m);
+      args.push_back(arg);
+      continue;
+    }
+    if (p.operand < 0 || static_cast<size_t>(p.operand) >= operands.size() ||
+        !operands[p.operand])
+      return Status::invalidArgument(
+          "the kernel's parameter " + str(static_cast<int64_t>(i)) +
+          " reads operand " + str(p.operand) + ", but the call has " +
+          str(static_cast<int64_t>(operands.size())) + " operands");
+    const dgemm_tensor &t = *operands[p.operand];
+    if (p.kind == ParamKind::Pointer) {
+      arg.pointer = reinterpret_cast<uint64_t>(t.data);
+    } else {
+      Status s = deriveTensorMapArgs(p, t, arg.map);
+      if (!s.ok())
+        return s;
+    }
+    args.push_back(arg);
+  }
+  out = std::move(args);
+  return Status::success();
+}
+
+Status KernelParams::build(const CudaDriver &driver,
+                           const std::vector<KernelArg> &args) {
+  size_t numMaps = 0, numWords = 0, numInts = 0;
+  for (const KernelArg &a : args) {
+    numMaps += a.kind == ParamKind::TensorMap;
+    numWords += a.kind == ParamKind::Pointer;
+    numInts += a.kind == ParamKind::M;
+  }
+  maps_.assign(numMaps, CUtensorMap());
+  words_.assign(numWords, 0);
+  ints_.assign(numInts, 0);
+  pointers_.clear();
+  size_t iMap = 0, iWord = 0, iInt = 0;
+  for (const KernelArg &a : args) {
+    switch (a.kind) {
+    case ParamKind::TensorMap: {
+      CUtensorMap &map = maps_[iMap++];
+      Status s = encodeTensorMap(driver, a.map, map);
+      if (!s.ok())
+        return s;
+      pointers_.push_back(&map);
+      break;
+    }
+    case ParamKind::Pointer:
+      words_[iWord] = a.pointer;
+      pointers_.push_back(&words_[iWord++]);
+      break;
+    case ParamKind::M:
+      ints_[iInt] = a.m;
+      pointers_.push_back(&ints_[iInt++]);
+      break;
+    }
+  }
+  return Status::success();
+}
+
+Status dgemm::runtime::loadKernel(const CudaDriver &driver,
+                                  const DeviceInfo &device,
+                                  std::shared_ptr<const CompiledKernel> kernel,
+                                  LoadedKernel &out) {
+  const LaunchContract &c = kernel->contract;
+  std::string who = "kernel " + c.kernelName;
+  if (c.dynamicSmem > device.smemPerBlockOptin)
+    return Status::error(DGEMM_ERROR_CUDA,
+                         who + " needs " + str(c.dynamicSmem) +
+                             " bytes of dynamic shared memory; the device "
+                             "allows " +
+                             str(device.smemPerBlockOptin));
+
+  constexpr size_t kLogBytes = 16384;
+  std::vector<char> infoLog(kLogBytes, '\0'), errorLog(kLogBytes, '\0');
+  CUjit_option options[] = {CU_JIT_INFO_LOG_BUFFER,
+                            CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                            CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                            CU_JIT_LOG_VERBOSE};
+  void *values[] = {infoLog.data(),
+                    reinterpret_cast<void *>(uintptr_t(kLogBytes - 1)),
+                    errorLog.data(),
+                    reinterpret_cast<void *>(uintptr_t(kLogBytes - 1)),
+                    reinterpret_cast<void *>(uintptr_t(1))};
+  LoadedKernel k;
+  k.kernel = kernel;
+  auto start = std::chrono::steady_clock::now();
+  CUresult r = driver.cuModuleLoadDataEx(&k.module, kernel->ptx.c_str(),
+                                         std::size(options), options, values);
+  k.loadMs = std::chrono::duration<double, std::milli>(
+                 std::chrono::steady_clock::now() - start)
+                 .count();
+  k.infoLog = logText(infoLog);
+  if (r != CUDA_SUCCESS) {
+    std::string log = logText(errorLog);
+    Status s = driver.check(r, "cuModuleLoadDataEx");
+    return Status::error(s.code(), who + ": " + s.message() +
+                                       (log.empty() ? "" : "\n" + log));
+  }
+  auto fail = [&](Status s) {
+    (void)driver.cuModuleUnload(k.module);
+    return s.withContext(who);
+  };
+  Status s = driver.check(
+      driver.cuModuleGetFunction(&k.function, k.module, c.kernelName.c_str()),
+      "cuModuleGetFunction");
+  if (!s.ok())
+    return fail(s);
+  s = driver.check(driver.cuFuncSetAttribute(
+                       k.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                       static_cast<int>(c.dynamicSmem)),
+                   "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+  if (!s.ok())
+    return fail(s);
+  struct {
+    CUfunction_attribute attr;
+    int *value;
+  } queries[] = {{CU_FUNC_ATTRIBUTE_NUM_REGS, &k.numRegs},
+                 {CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, &k.localBytes},
+                 {CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                  &k.maxThreadsPerBlock}};
+  for (auto &q : queries) {
+    s = driver.check(driver.cuFuncGetAttribute(q.value, q.attr, k.function),
+                     "cuFuncGetAttribute");
+    if (!s.ok())
+      return fail(s);
+  }
+  if (k.maxThreadsPerBlock < c.block)
+    return fail(Status::error(
+        DGEMM_ERROR_CUDA, "the loaded function runs at most " +
+                              str(k.maxThreadsPerBlock) +
+                              " threads per block (" + str(k.numRegs) +
+                              " registers each), the contract needs " +
+                              str(c.block)));
+  out = std::move(k);
+  return Status::success();
+}
+
+Status dgemm::runtime::launchKernel(const CudaDriver &driver,
+                                    const LoadedKernel &k,
+                                    const LaunchGrid &grid, void **params,
+                                    CUstream stream) {
+  const LaunchContract &c = k.kernel->contract;
+  CUlaunchAttribute attr{};
+  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attr.value.clusterDim.x = grid.cluster;
+  attr.value.clusterDim.y = 1;
+  attr.value.clusterDim.z = 1;
+  CUlaunchConfig config{};
+  config.gridDimX = grid.gridX;
+  config.gridDimY = 1;
+  config.gridDimZ = 1;
+  config.blockDimX = static_cast<unsigned>(c.block);
+  config.blockDimY = 1;
+  config.blockDimZ = 1;
+  config.sharedMemBytes = static_cast<unsigned>(c.dynamicSmem);
+  config.hStream = stream;
+  config.attrs = grid.cluster > 1 ? &attr : nullptr;
+  config.numAttrs = grid.cluster > 1 ? 1 : 0;
+  return driver
+      .check(driver.cuLaunchKernelEx(&config, k.function, params, nullptr),
+             "cuLaunchKernelEx")
+      .withContext("kernel " + c.kernelName);
+}
+
+LoadedKernels &LoadedKernels::global() {
+  // Never destroyed: modules live as long as their contexts.
+  static LoadedKernels *loaded = new LoadedKernels();
+  return *loaded;
+}
+
+Status LoadedKernels::get(const CudaDriver &driver, CUcontext context,
+                          const DeviceInfo &device,
+                          std::shared_ptr<const CompiledKernel> kernel,
+                          std::shared_ptr<const LoadedKernel> &out,
+                          bool *loadedNow) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto key = std::make_pair(context, kernel->keyText);
+  auto it = loaded_.find(key);
+  if (it != loaded_.end()) {
+    out = it->second;
+    if (loadedNow)
+      *loadedNow = false;
+    return Status::success();
+  }
+  auto k = std::make_shared<LoadedKernel>();
+  Status s = loadKernel(driver, device, kernel, *k);
+  if (!s.ok())
+    return s;
+  loaded_[key] = k;
+  out = k;
+  if (loadedNow)
+    *loadedNow = true;
+  return Status::success();
+}

@@ -1,0 +1,236 @@
+//===- Validation.cpp - Checking the tensors of a GEMM call ----------------===//
+//
+// One check per rule, in the order a user would fix them: the tensor is
+// there, has the right rank and dtype, sane sizes, shapes that agree, the
+// problem's divisibility rules, strides, then addresses. The stride of a
+// dimension of size 1 addresses nothing and is never checked (PyTorch
+// leaves such strides arbitrary in some views).
+//
+//===----------------------------------------------------------------------===//
+#include "dgemm/Runtime/Validation.h"
+
+#include <limits>
+#include <string>
+
+using namespace dgemm::runtime;
+
+namespace {
+
+constexpr int64_t kMaxInt32 = std::numeric_limits<int32_t>::max();
+/// cuTensorMapEncodeTiled: global strides below 2^40 bytes.
+constexpr int64_t kMaxStrideBytes = int64_t(1) << 40;
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+std::string shapeText(const dgemm_tensor &t) {
+  std::string s = "[";
+  for (int32_t i = 0; i < t.rank && i < 4; ++i)
+    s += (i ? ", " : "") + str(t.shape[i]);
+  return s + "]";
+}
+
+std::string stridesText(const dgemm_tensor &t) {
+  std::string s = "(";
+  for (int32_t i = 0; i < t.rank && i < 4; ++i)
+    s += (i ? ", " : "") + str(t.strides[i]);
+  return s + ")";
+}
+
+/// Presence, rank, dtype and non-negative sizes and strides.
+Status checkBasics(const char *name, const dgemm_tensor *t, dgemm_dtype want,
+                   const char *layout) {
+  if (!t)
+    return Status::invalidArgument(std::string(name) + " is NULL");
+  if (t->rank != 2)
+    return Status::invalidArgument(std::string(name) + " must have rank 2 (" +
+                                   layout + "), got rank " + str(t->rank));
+  if (t->dtype != want)
+    return Status::invalidArgument(std::string(name) + " must be " +
+                                   dtypeName(want) + ", got " +
+                                   dtypeName(t->dtype));
+  for (int i = 0; i < 2; ++i) {
+    if (t->shape[i] < 0 || t->shape[i] > kMaxInt32)
+      return Status::invalidArgument(std::string(name) + " has shape " +
+                                     shapeText(*t) +
+                                     ": sizes must be in [0, 2147483647]");
+    if (t->strides[i] < 0)
+      return Status::invalidArgument(std::string(name) + " has strides " +
+                                     stridesText(*t) +
+                                     ": strides must be non-negative");
+  }
+  return Status::success();
+}
+
+bool isEmpty(const dgemm_tensor &t) {
+  return t.shape[0] == 0 || t.shape[1] == 0;
+}
+
+/// A row-major matrix with unit inner stride and a row stride of at least
+/// the row length and a multiple of 16 bytes.
+Status checkRowMajor(const char *name, const dgemm_tensor &t) {
+  int64_t bytes = dtypeBytes(t.dtype);
+  if (t.shape[1] > 1 && t.strides[1] != 1)
+    return Status::invalidArgument(
+        std::string(name) + " must have unit inner stride (row-major), got "
+                            "strides " +
+        stridesText(t));
+  if (t.shape[0] > 1) {
+    if (t.strides[0] < t.shape[1])
+      return Status::invalidArgument(
+          std::string(name) + " has row stride " + str(t.strides[0]) +
+          ", less than its row length " + str(t.shape[1]));
+    if ((t.strides[0] * bytes) % 16 != 0)
+      return Status::invalidArgument(
+          std::string(name) + " has a row stride of " +
+          str(t.strides[0] * bytes) +
+          " bytes; TMA needs a multiple of 16 bytes");
+    if (t.strides[0] * bytes >= kMaxStrideBytes)
+      return Status::invalidArgument(std::string(name) + " has a row stride "
+                                                         "of 2^40 bytes or "
+                                                         "more");
+  }
+  return Status::success();
+}
+
+Status checkAddress(const char *name, const dgemm_tensor &t) {
+  if (isEmpty(t))
+    return Status::success();
+  if (!t.data)
+    return Status::invalidArgument(std::string(name) +
+                                   " has a NULL data pointer");
+  if (reinterpret_cast<uintptr_t>(t.data) % 16 != 0)
+    return Status::invalidArgument(std::string(name) +
+                                   " data address is not 16-byte aligned");
+  return Status::success();
+}
+
+} // namespace
+
+const dgemm_tensor *GemmOperands::operand(int64_t i) const {
+  switch (i) {
+  case 0:
+    return a;
+  case 1:
+    return aScale;
+  case 2:
+    return b;
+  case 3:
+    return bScale;
+  case 4:
+    return d;
+  default:
+    return nullptr;
+  }
+}
+
+const char *dgemm::runtime::dtypeName(int dtype) {
+  switch (dtype) {
+  case DGEMM_DTYPE_F8E4M3:
+    return "e4m3 (DGEMM_DTYPE_F8E4M3)";
+  case DGEMM_DTYPE_F8E5M2:
+    return "e5m2 (DGEMM_DTYPE_F8E5M2)";
+  case DGEMM_DTYPE_BF16:
+    return "bf16 (DGEMM_DTYPE_BF16)";
+  case DGEMM_DTYPE_F32:
+    return "f32 (DGEMM_DTYPE_F32)";
+  case DGEMM_DTYPE_I32:
+    return "i32 (DGEMM_DTYPE_I32)";
+  default:
+    return "an unknown dtype";
+  }
+}
+
+int64_t dgemm::runtime::dtypeBytes(int dtype) {
+  switch (dtype) {
+  case DGEMM_DTYPE_F8E4M3:
+  case DGEMM_DTYPE_F8E5M2:
+    return 1;
+  case DGEMM_DTYPE_BF16:
+    return 2;
+  case DGEMM_DTYPE_F32:
+  case DGEMM_DTYPE_I32:
+    return 4;
+  default:
+    return 0;
+  }
+}
+
+Status dgemm::runtime::validateGemmFp8Bf16Nt(const GemmOperands &ops,
+                                             GemmShape &shape) {
+  Status s = checkBasics("a", ops.a, DGEMM_DTYPE_F8E4M3, "[M, K]");
+  if (s.ok())
+    s = checkBasics("a_scale", ops.aScale, DGEMM_DTYPE_F32, "[M, K/128]");
+  if (s.ok())
+    s = checkBasics("b", ops.b, DGEMM_DTYPE_F8E4M3, "[N, K]");
+  if (s.ok())
+    s = checkBasics("b_scale", ops.bScale, DGEMM_DTYPE_F32,
+                    "[ceil(N/128), K/128]");
+  if (s.ok())
+    s = checkBasics("d", ops.d, DGEMM_DTYPE_BF16, "[M, N]");
+  if (!s.ok())
+    return s;
+  const dgemm_tensor &a = *ops.a, &sa = *ops.aScale, &b = *ops.b,
+                     &sb = *ops.bScale, &d = *ops.d;
+
+  int64_t m = a.shape[0], k = a.shape[1], n = b.shape[0];
+  if (b.shape[1] != k)
+    return Status::invalidArgument("b is [N, K] = " + shapeText(b) +
+                                   " but a is [M, K] = " + shapeText(a) +
+                                   ": K differs");
+  if (d.shape[0] != m || d.shape[1] != n)
+    return Status::invalidArgument("d must be [M, N] = [" + str(m) + ", " +
+                                   str(n) + "], got " + shapeText(d));
+  if (k < 128 || k % 128 != 0)
+    return Status::invalidArgument("K must be a positive multiple of 128, got " +
+                                   str(k));
+  if (n < 8 || n % 8 != 0)
+    return Status::invalidArgument("N must be a positive multiple of 8 for a "
+                                   "BF16 output (16-byte rows), got " +
+                                   str(n));
+  int64_t kBlocks = k / 128;
+  int64_t nBlocks = (n + 127) / 128;
+  if (sa.shape[0] != m || sa.shape[1] != kBlocks)
+    return Status::invalidArgument(
+        "a_scale must be [M, K/128] = [" + str(m) + ", " + str(kBlocks) +
+        "] (one f32 per row per 128 K-values), got " + shapeText(sa));
+  if (sb.shape[0] != nBlocks || sb.shape[1] != kBlocks)
+    return Status::invalidArgument(
+        "b_scale must be [ceil(N/128), K/128] = [" + str(nBlocks) + ", " +
+        str(kBlocks) + "] (one f32 per 128x128 block), got " + shapeText(sb));
+
+  // Strides.
+  if ((s = checkRowMajor("a", a)).ok() && (s = checkRowMajor("b", b)).ok())
+    s = checkRowMajor("d", d);
+  if (!s.ok())
+    return s;
+  if (m > 1 && sa.strides[0] != 1)
+    return Status::invalidArgument(
+        "a_scale must be MN-major: strides (1, S) with S >= M and S % 4 == 0, "
+        "got strides " +
+        stridesText(sa));
+  if (kBlocks > 1) {
+    int64_t stride = sa.strides[1];
+    if (stride < m || stride % 4 != 0 || stride * 4 >= kMaxStrideBytes)
+      return Status::invalidArgument(
+          "a_scale must be MN-major: strides (1, S) with S >= M = " + str(m) +
+          " and S % 4 == 0 (16-byte rows for TMA), got strides " +
+          stridesText(sa));
+  }
+  if ((kBlocks > 1 && sb.strides[1] != 1) ||
+      (nBlocks > 1 && sb.strides[0] != kBlocks))
+    return Status::invalidArgument(
+        "b_scale must be contiguous: strides (" + str(kBlocks) +
+        ", 1), got strides " + stridesText(sb));
+
+  // Addresses.
+  if ((s = checkAddress("a", a)).ok() && (s = checkAddress("a_scale", sa)).ok() &&
+      (s = checkAddress("b", b)).ok() && (s = checkAddress("b_scale", sb)).ok())
+    s = checkAddress("d", d);
+  if (!s.ok())
+    return s;
+
+  shape.m = m;
+  shape.n = n;
+  shape.k = k;
+  return Status::success();
+}

@@ -1,0 +1,106 @@
+// RUN: dgemm-opt %s -split-input-file --convert-dgemm-to-nvvm | FileCheck %s
+
+// The tile scheduler: groups of 16 N blocks, N fastest inside a group.
+// CHECK-LABEL: llvm.func @schedule_tile
+// CHECK-NOT: dgemm.schedule_tile
+// CHECK: %[[PER:.+]] = arith.muli %{{.+}}, %c16_i32
+// CHECK: %[[GROUP:.+]] = arith.divui %arg0, %[[PER]]
+// CHECK: %[[FIRST:.+]] = arith.muli %[[GROUP]], %c16_i32
+// CHECK: %[[LEFT:.+]] = arith.subi %c56_i32, %[[FIRST]]
+// CHECK: %[[WIDTH:.+]] = arith.minui %[[LEFT]], %c16_i32
+// CHECK: %[[R:.+]] = arith.remui %arg0, %[[PER]]
+// CHECK: %[[MB:.+]] = arith.divui %[[R]], %[[WIDTH]]
+// CHECK: %[[NIN:.+]] = arith.remui %[[R]], %[[WIDTH]]
+// CHECK: %[[NB:.+]] = arith.addi %[[FIRST]], %[[NIN]]
+// CHECK: llvm.insertvalue %[[MB]]
+// CHECK: llvm.insertvalue %[[NB]]
+gpu.module @k {
+llvm.func @schedule_tile(%t: i32, %mb: i32) -> !llvm.struct<(i32, i32)> {
+  %m, %n = dgemm.schedule_tile %t, %mb {num_n_blocks = 56 : i32, swizzle_group = 16 : i32} : i32
+  %u = llvm.mlir.undef : !llvm.struct<(i32, i32)>
+  %s0 = llvm.insertvalue %m, %u[0] : !llvm.struct<(i32, i32)>
+  %s1 = llvm.insertvalue %n, %s0[1] : !llvm.struct<(i32, i32)>
+  llvm.return %s1 : !llvm.struct<(i32, i32)>
+}
+}
+
+// -----
+
+// A wgmma tile: descriptors from the shared addresses, four k32 steps, the
+// first zeroing the accumulator (scale-d zero), K steps of +2 (32 bytes).
+// CHECK-LABEL: llvm.func @wgmma_tile
+// CHECK-NOT: dgemm.wgmma_tile
+// CHECK: %[[U:.+]] = llvm.mlir.undef : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+// CHECK: %[[HI:.+]] = llvm.mlir.constant(4611686293305360384 : i64) : i64
+// CHECK: %[[MASK:.+]] = llvm.mlir.constant(262143 : i32) : i32
+// CHECK: %[[PA:.+]] = llvm.ptrtoint %arg0 : !llvm.ptr<3> to i32
+// CHECK: llvm.and %[[PA]], %[[MASK]]
+// CHECK: %[[DA:.+]] = llvm.or %{{.+}}, %[[HI]]
+// CHECK: %[[DB:.+]] = llvm.or %{{.+}}, %[[HI]]
+// CHECK: %[[A0:.+]] = nvvm.wgmma.mma_async %[[DA]], %[[DB]], %[[U]], <m = 64, n = 16, k = 32>, D[<f32>, <zero>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
+// CHECK: %[[DA1:.+]] = llvm.add %[[DA]], %{{.+}} : i64
+// CHECK: %[[DB1:.+]] = llvm.add %[[DB]], %{{.+}} : i64
+// CHECK: %[[A1:.+]] = nvvm.wgmma.mma_async %[[DA1]], %[[DB1]], %[[A0]], <m = 64, n = 16, k = 32>, D[<f32>, <one>]
+// CHECK: nvvm.wgmma.mma_async {{.*}} D[<f32>, <one>]
+// CHECK: %[[A3:.+]] = nvvm.wgmma.mma_async {{.*}} D[<f32>, <one>]
+// CHECK: llvm.return %[[A3]]
+gpu.module @k {
+llvm.func @wgmma_tile(%a: !llvm.ptr<3>, %b: !llvm.ptr<3>) -> !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)> {
+  %acc = dgemm.wgmma_tile %a, %b {n = 16 : i32} : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+  llvm.return %acc : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+}
+}
+
+// -----
+
+// Promotion: per 8-column group j one B scale (sb0 before `former`), rows r0
+// (registers 4j, 4j+1) and r0 + 8 (4j+2, 4j+3) with their A scales.
+// CHECK-LABEL: llvm.func @promote
+// CHECK-NOT: dgemm.promote
+// CHECK: %[[FIRST0:.+]] = arith.cmpi ugt, %arg6, %c0_i32
+// CHECK: %[[SB0:.+]] = arith.select %[[FIRST0]], %arg4, %arg5
+// CHECK: %[[S00:.+]] = arith.mulf %arg2, %[[SB0]]
+// CHECK: %[[S01:.+]] = arith.mulf %arg3, %[[SB0]]
+// CHECK: %[[X0:.+]] = llvm.extractvalue %arg1[0]
+// CHECK-NEXT: %[[T0:.+]] = llvm.extractvalue %arg0[0]
+// CHECK: llvm.intr.fma(%[[X0]], %[[S00]], %[[T0]])
+// CHECK: llvm.intr.fma(%{{.+}}, %[[S00]], %{{.+}})
+// CHECK: llvm.intr.fma(%{{.+}}, %[[S01]], %{{.+}})
+// CHECK: llvm.intr.fma(%{{.+}}, %[[S01]], %{{.+}})
+// CHECK: %[[FIRST1:.+]] = arith.cmpi ugt, %arg6, %c1_i32
+// CHECK-COUNT-4: llvm.intr.fma
+// CHECK-NOT: llvm.intr.fma
+gpu.module @k {
+llvm.func @promote(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %acc: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>,
+    %sa0: f32, %sa1: f32, %sb0: f32, %sb1: f32, %former: i32) -> !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)> {
+  %r = dgemm.promote %t, %acc scales(%sa0, %sa1, %sb0, %sb1) former %former : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+  llvm.return %r : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+}
+}
+
+// -----
+
+// Epilogue: bf16x2 packs stored to the staging tile, async-proxy fence,
+// named barrier 1 over the consumers, thread 0 stores the tile with TMA and
+// waits for the read, barrier again.
+// CHECK-LABEL: llvm.func @epilogue
+// CHECK-NOT: dgemm.epilogue_store
+// CHECK: llvm.fptrunc %{{.+}} : vector<2xf32> to vector<2xbf16>
+// CHECK: llvm.bitcast %{{.+}} : vector<2xbf16> to i32
+// CHECK: llvm.store %{{.+}}, %{{.+}} : i32, !llvm.ptr<3>
+// CHECK-COUNT-3: llvm.store %{{.+}}, %{{.+}} : i32, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c128_i32
+// CHECK: scf.if
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %arg2, %arg1, box[%arg3, %arg4]
+// CHECK: nvvm.cp.async.bulk.commit.group
+// CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c128_i32
+gpu.module @k {
+llvm.func @epilogue(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %staging: !llvm.ptr<3>, %map: !llvm.ptr,
+    %n0: i32, %m0: i32, %tid: i32) {
+  dgemm.epilogue_store %t, %staging, %map[%n0, %m0] tid %tid {block_m = 64 : i32, block_n = 16 : i32, consumers = 1 : i32} : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, !llvm.ptr
+  llvm.return
+}
+}

@@ -1,0 +1,75 @@
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s
+
+// A configured normal GEMM becomes one kernel in gpu.module @dgemm_kernels,
+// its structure visible as kernel IR; the emptied host function is removed.
+// CHECK: module attributes {gpu.container_module}
+// CHECK-NOT: func.func @gemm_m4096_n7168_k2048_e4m3
+// CHECK: gpu.module @dgemm_kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">]
+// CHECK: llvm.mlir.global external @dgemm_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
+// CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm128_bn160_s5_g16_c131(
+// Tensor maps by value, then the B-scale pointer and M.
+// CHECK-SAME: %[[MAPA:.+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}
+// CHECK-SAME: %{{.+}}: !llvm.ptr<1>, %[[M:.+]]: i32)
+// The launch contract.
+// CHECK-SAME: dgemm.launch = {block = 384 : i64, block_m = 128 : i64, block_n = 160 : i64, cluster = 1 : i64, dynamic_smem = 227920 : i64, max_ctas = 131 : i64
+// CHECK-SAME: {box = [128, 128], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}
+// CHECK-SAME: {box = [128, 1], dims = [0, 1], dtype = "f32", kind = "tensor_map", operand = 1 : i64, swizzle = 0 : i64}
+// CHECK-SAME: {box = [128, 160], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 2 : i64, swizzle = 128 : i64}
+// CHECK-SAME: {box = [160, 128], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, swizzle = 0 : i64}
+// CHECK-SAME: {kind = "ptr", operand = 3 : i64}, {kind = "m"}]}
+// CHECK-SAME: nvvm.kernel, nvvm.maxntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32
+// Stage ring: 5 full barriers (1 arrival) and 5 empty ones (8 consumer warps).
+// CHECK-COUNT-5: nvvm.mbarrier.init %{{.+}}, %c1_i32
+// CHECK: nvvm.fence.mbarrier.init
+// CHECK: nvvm.barrier0
+// Producer warpgroup.
+// CHECK: nvvm.setmaxregister decrease 40
+// CHECK: nvvm.elect.sync
+// CHECK: scf.for
+// CHECK: dgemm.schedule_tile %{{.+}}, %{{.+}} {num_n_blocks = 45 : i32, swizzle_group = 16 : i32} : i32
+// CHECK: scf.for
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c37376_i32
+// CHECK-COUNT-3: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// Consumer warpgroups.
+// CHECK: nvvm.setmaxregister increase 232
+// CHECK: dgemm.schedule_tile
+// CHECK: llvm.mlir.zero : !llvm.struct<(f32,
+// CHECK: scf.for
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NEXT: %[[ACC:.+]] = dgemm.wgmma_tile %{{.+}}, %{{.+}} {n = 160 : i32} : !llvm.struct<(f32,
+// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: nvvm.mbarrier.arrive
+// CHECK: dgemm.promote %{{.+}}, %[[ACC]] scales(
+// CHECK: dgemm.epilogue_store %{{.+}}, %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] tid %{{.+}} {block_m = 128 : i32, block_n = 160 : i32, consumers = 2 : i32}
+// CHECK: llvm.return
+func.func @gemm_m4096_n7168_k2048_e4m3(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1, ?]>>,
+    %b: memref<7168x2048xf8E4M3FN>, %sb: memref<56x16xf32>, %d: memref<?x7168xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x2048xf8E4M3FN>, memref<?x16xf32, strided<[1, ?]>>,
+      memref<7168x2048xf8E4M3FN>, memref<56x16xf32>) outs(%d : memref<?x7168xbf16>)
+      {config = #dgemm.config<block_m = 128, block_n = 160, stages = 5, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 131>}
+  return
+}
+
+// -----
+
+// Block M 64: one consumer warpgroup, 256 threads, setmaxnreg (24, 240).
+// Two ops with one config share one kernel.
+// CHECK-LABEL: llvm.func @dgemm_gemm_n2112_k7168_bm64_bn16_s8_g1_c132(
+// CHECK-SAME: dgemm.launch = {block = 256 : i64
+// CHECK: nvvm.setmaxregister decrease 24
+// CHECK: nvvm.setmaxregister increase 240
+// CHECK: dgemm.wgmma_tile %{{.+}}, %{{.+}} {n = 16 : i32}
+// CHECK-NOT: llvm.func
+func.func @gemm_m64_n2112_k7168_e4m3(%a: memref<64x7168xf8E4M3FN>, %sa: memref<64x56xf32, strided<[1, 64]>>,
+    %b: memref<2112x7168xf8E4M3FN>, %sb: memref<17x56xf32>, %d: memref<64x2112xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<64x7168xf8E4M3FN>, memref<64x56xf32, strided<[1, 64]>>,
+      memref<2112x7168xf8E4M3FN>, memref<17x56xf32>) outs(%d : memref<64x2112xbf16>)
+      {config = #dgemm.config<block_m = 64, block_n = 16, stages = 8, cluster = 1, multicast = none, math_warpgroups = 1, swizzle_group = 1, num_sms = 132>}
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<64x7168xf8E4M3FN>, memref<64x56xf32, strided<[1, 64]>>,
+      memref<2112x7168xf8E4M3FN>, memref<17x56xf32>) outs(%d : memref<64x2112xbf16>)
+      {config = #dgemm.config<block_m = 64, block_n = 16, stages = 8, cluster = 1, multicast = none, math_warpgroups = 1, swizzle_group = 1, num_sms = 132>}
+  return
+}
