@@ -3,8 +3,13 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: dgemm-opt %s --dgemm-to-ptx --dgemm-dump-ptx=dir=%t/a -o /dev/null
 // RUN: FileCheck %s --input-file=%t/a/dgemm_kernels.ptx
+// RUN: FileCheck %s --check-prefix=PROMOTE --input-file=%t/a/dgemm_kernels.ptx
 // RUN: dgemm-opt %s --dgemm-to-kernel | dgemm-opt --dgemm-kernel-to-ptx --dgemm-dump-ptx=dir=%t/b -o /dev/null
 // RUN: diff %t/a/dgemm_kernels.ptx %t/b/dgemm_kernels.ptx
+
+// Promotion: 80 f32 FMAs per thread per K block (block N 160).
+// PROMOTE-COUNT-80: fma.rn.f32
+// PROMOTE-NOT: fma.rn.f32
 
 // CHECK: .target sm_90a
 // CHECK: .entry dgemm_gemm_n7168_k2048_bm128_bn160_s5_g16_c131(
@@ -20,7 +25,6 @@
 // CHECK: wgmma.mma_async.sync.aligned.m64n160k32.f32.e4m3.e4m3
 // CHECK: wgmma.commit_group.sync.aligned
 // CHECK: wgmma.wait_group.sync.aligned 0
-// CHECK: fma.rn.f32
 // CHECK: cvt.rn.bf16x2.f32
 // CHECK: fence.proxy.async.shared::cta
 // CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group

@@ -1,0 +1,117 @@
+/*===- stub_runtime.c - a stand-in libdgemm for the Python tests ----------===*\
+|*                                                                            *|
+|* Implements include/dgemm-c/Runtime.h without MLIR or a GPU: it records    *|
+|* what each call received and returns a status the test chose, so the       *|
+|* tests check the ctypes declarations across the real C ABI (struct         *|
+|* layout, pointers, strings, out-parameters). Built by test_lib.py with the *|
+|* system C compiler; the stub_* functions are for the tests only.           *|
+\*===----------------------------------------------------------------------===*/
+#include "dgemm-c/Runtime.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static __thread char last_error[512] = "";
+static dgemm_tensor last_tensors[5];
+static void *last_stream;
+static int calls;
+static int next_status;
+static char next_message[256];
+static char last_ir[4096];
+
+static dgemm_status finish(void) {
+  dgemm_status s = (dgemm_status)next_status;
+  snprintf(last_error, sizeof last_error, "%s", s ? next_message : "");
+  next_status = 0;
+  return s;
+}
+
+void stub_set_next_status(int status, const char *message) {
+  next_status = status;
+  snprintf(next_message, sizeof next_message, "%s", message ? message : "");
+}
+int stub_calls(void) { return calls; }
+const dgemm_tensor *stub_last_tensor(int i) { return &last_tensors[i]; }
+void *stub_last_stream(void) { return last_stream; }
+const char *stub_last_ir(void) { return last_ir; }
+/* sizeof(dgemm_tensor) and the offsets of its fields, in declaration order. */
+void stub_layout(int64_t out[6]) {
+  out[0] = (int64_t)sizeof(dgemm_tensor);
+  out[1] = (int64_t)offsetof(dgemm_tensor, data);
+  out[2] = (int64_t)offsetof(dgemm_tensor, dtype);
+  out[3] = (int64_t)offsetof(dgemm_tensor, rank);
+  out[4] = (int64_t)offsetof(dgemm_tensor, shape);
+  out[5] = (int64_t)offsetof(dgemm_tensor, strides);
+}
+
+const char *dgemm_last_error(void) { return last_error; }
+
+static void record(const dgemm_tensor *a, const dgemm_tensor *sa,
+                   const dgemm_tensor *b, const dgemm_tensor *sb,
+                   const dgemm_tensor *d, void *stream) {
+  last_tensors[0] = *a;
+  last_tensors[1] = *sa;
+  last_tensors[2] = *b;
+  last_tensors[3] = *sb;
+  last_tensors[4] = *d;
+  last_stream = stream;
+  ++calls;
+}
+
+dgemm_status dgemm_gemm_fp8_bf16_nt(const dgemm_tensor *a, const dgemm_tensor *sa,
+                                    const dgemm_tensor *b, const dgemm_tensor *sb,
+                                    const dgemm_tensor *d, void *stream) {
+  record(a, sa, b, sb, d, stream);
+  return finish();
+}
+
+dgemm_status dgemm_gemm_config(int64_t m, int64_t n, int64_t k, char *buf,
+                               int64_t buf_size) {
+  ++calls;
+  if (next_status)
+    return finish();
+  char text[256];
+  snprintf(text, sizeof text,
+           "#dgemm.config<block_m = 128, block_n = 160, stages = 5, m = %lld, "
+           "n = %lld, k = %lld>",
+           (long long)m, (long long)n, (long long)k);
+  snprintf(buf, (size_t)buf_size, "%s", text); /* truncates when small */
+  return finish();
+}
+
+dgemm_status dgemm_gemm_prepare(int64_t m, int64_t n, int64_t k, double *compile_ms,
+                                char *info, int64_t info_size) {
+  ++calls;
+  if (next_status)
+    return finish();
+  *compile_ms = 12.5;
+  if (info)
+    snprintf(info, (size_t)info_size, "config=stub %lldx%lldx%lld; registers=168",
+             (long long)m, (long long)n, (long long)k);
+  return finish();
+}
+
+dgemm_status dgemm_launch_kernel_ir(const char *kernel_ir, const dgemm_tensor *a,
+                                    const dgemm_tensor *sa, const dgemm_tensor *b,
+                                    const dgemm_tensor *sb, const dgemm_tensor *d,
+                                    void *stream) {
+  snprintf(last_ir, sizeof last_ir, "%s", kernel_ir);
+  record(a, sa, b, sb, d, stream);
+  return finish();
+}
+
+dgemm_status dgemm_compile_to_ptx(const char *dgemm_ir, char **ptx) {
+  ++calls;
+  if (!strstr(dgemm_ir, "dgemm.gemm")) {
+    stub_set_next_status(DGEMM_ERROR_COMPILE, "stub: no dgemm.gemm op in the module");
+    return finish();
+  }
+  const char *text = ".version 8.6\n.target sm_90a\n// stub\n";
+  *ptx = (char *)malloc(strlen(text) + 1);
+  strcpy(*ptx, text);
+  return finish();
+}
+
+void dgemm_free(void *p) { free(p); }

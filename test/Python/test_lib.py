@@ -1,0 +1,239 @@
+#===- test_lib.py - loading libdgemm.so and the C ABI ---------------------===#
+"""The library search order; the ctypes declarations against a stub library
+built from Runtime.h by the system C compiler (struct layout, every field and
+pointer the Python layer passes, status -> exception); and, where a built
+libdgemm.so exports the C API, the real library without a GPU driver."""
+import ctypes
+import os
+import tempfile
+import unittest
+from pathlib import Path
+
+import _support as S
+from _support import BF16, E4M3, F32, FakeTensor, call_gemm, gemm_operands
+
+import dgemm
+from dgemm import DgemmArgumentError, DgemmError, _lib
+
+
+class SearchOrder(unittest.TestCase):
+    def test_env_file_is_the_only_candidate(self):
+        with S.LibEnv("/x/y/libdgemm.so"):
+            self.assertEqual(_lib.candidate_paths(), [Path("/x/y/libdgemm.so")])
+
+    def test_env_folder(self):
+        d = tempfile.mkdtemp()
+        with S.LibEnv(d):
+            self.assertEqual(_lib.candidate_paths(), [Path(d) / "libdgemm.so"])
+
+    def test_default_order(self):
+        with S.LibEnv(None):
+            c = _lib.candidate_paths()
+        self.assertEqual(c[0], S.ROOT / "build" / "lib" / "libdgemm.so")
+        self.assertEqual(c[1], Path("/tmp/dgemm/dgemm/lib/libdgemm.so"))
+        self.assertEqual(c[2], S.PYTHON_DIR / "dgemm" / "libdgemm.so")
+
+    def test_missing_library_message(self):
+        with S.LibEnv("/nonexistent/libdgemm.so"):
+            with self.assertRaisesRegex(DgemmError, r"libdgemm.so not found; tried: "
+                                        r"/nonexistent/libdgemm.so \(not found\).*DGEMM_LIB"):
+                dgemm.config(1, 128, 128)
+
+    def test_library_without_the_api(self):
+        # Any shared library lacking the dgemm_* symbols: libc's soname file.
+        import ctypes.util
+        name = ctypes.util.find_library("m")
+        path = next((p for p in ("/lib/x86_64-linux-gnu/" + (name or ""),
+                                 "/usr/lib/x86_64-linux-gnu/" + (name or ""))
+                     if name and os.path.isfile(p)), None)
+        if path is None:
+            self.skipTest("no libm file found to stand in for an old libdgemm.so")
+        with S.LibEnv(path):
+            with self.assertRaisesRegex(DgemmError, "does not export dgemm_last_error.*rebuild"):
+                dgemm.config(1, 128, 128)
+
+
+class StubLibrary(unittest.TestCase):
+    """The Python layer against stub_runtime.c through the real C ABI."""
+
+    @classmethod
+    def setUpClass(cls):
+        path, why = S.build_stub()
+        if path is None:
+            raise unittest.SkipTest(why)
+        cls.path = path
+        cls.stub = ctypes.CDLL(str(path))  # same file: dlopen shares the handle
+        cls.stub.stub_last_tensor.restype = ctypes.POINTER(_lib.Tensor)
+        cls.stub.stub_last_stream.restype = ctypes.c_void_p
+        cls.stub.stub_last_ir.restype = ctypes.c_char_p
+        cls.stub.stub_set_next_status.argtypes = [ctypes.c_int, ctypes.c_char_p]
+
+    def setUp(self):
+        self.env = S.LibEnv(self.path)
+        self.env.__enter__()
+
+    def tearDown(self):
+        self.env.__exit__(None, None, None)
+
+    def fail_next(self, status, msg):
+        self.stub.stub_set_next_status(status, msg.encode())
+
+    def test_struct_layout_matches_the_header(self):
+        out = (ctypes.c_int64 * 6)()
+        self.stub.stub_layout(out)
+        T = _lib.Tensor
+        self.assertEqual(list(out), [ctypes.sizeof(T), T.data.offset, T.dtype.offset,
+                                     T.rank.offset, T.shape.offset, T.strides.offset])
+
+    def test_gemm_passes_every_field(self):
+        m, n, k = 200, 392, 640
+        ops = gemm_operands(m, n, k)
+        before = self.stub.stub_calls()
+        call_gemm(ops, stream=0x1234)
+        self.assertEqual(self.stub.stub_calls(), before + 1)
+        self.assertEqual(self.stub.stub_last_stream(), 0x1234)
+        want = [
+            (ops["a"], _lib.DTYPE_F8E4M3, (m, k), (k, 1)),
+            (ops["sfa"], _lib.DTYPE_F32, (m, k // 128), (1, 200)),
+            (ops["b"], _lib.DTYPE_F8E4M3, (n, k), (k, 1)),
+            (ops["sfb"], _lib.DTYPE_F32, (4, k // 128), (k // 128, 1)),
+            (ops["d"], _lib.DTYPE_BF16, (m, n), (n, 1)),
+        ]
+        for i, (t, dtype, shape, strides) in enumerate(want):
+            got = self.stub.stub_last_tensor(i).contents
+            self.assertEqual(got.data, t.data_ptr(), i)
+            self.assertEqual(got.dtype, dtype, i)
+            self.assertEqual(got.rank, 2, i)
+            self.assertEqual(tuple(got.shape[:2]), shape, i)
+            self.assertEqual(tuple(got.strides[:2]), strides, i)
+            self.assertEqual(tuple(got.shape[2:]) + tuple(got.strides[2:]), (0, 0, 0, 0), i)
+
+    def test_default_stream_for_non_torch_tensors(self):
+        call_gemm(gemm_operands(128, 128, 128))
+        self.assertIn(self.stub.stub_last_stream(), (None, 0))
+
+    def test_status_to_exception(self):
+        self.fail_next(_lib.ERROR_NO_DRIVER, "libcuda.so.1 not found: no NVIDIA driver")
+        with self.assertRaises(DgemmError) as cm:
+            call_gemm(gemm_operands(128, 128, 128), stream=0)
+        e = cm.exception
+        self.assertNotIsInstance(e, DgemmArgumentError)
+        self.assertEqual(e.status, _lib.ERROR_NO_DRIVER)
+        self.assertEqual(e.status_name, "DGEMM_ERROR_NO_DRIVER")
+        self.assertIn("gemm_fp8_fp8_bf16_nt failed: DGEMM_ERROR_NO_DRIVER: "
+                      "libcuda.so.1 not found", str(e))
+        self.fail_next(_lib.ERROR_INVALID_ARGUMENT, "b: row pitch 8 bytes")
+        with self.assertRaisesRegex(DgemmArgumentError, "INVALID_ARGUMENT: b: row pitch"):
+            call_gemm(gemm_operands(128, 128, 128), stream=0)
+        # The next call succeeds again.
+        call_gemm(gemm_operands(128, 128, 128), stream=0)
+
+    def test_bound_call(self):
+        ops = gemm_operands(64, 256, 512)
+        call = dgemm.bind_gemm_fp8_fp8_bf16_nt((ops["a"], ops["sfa"]), (ops["b"], ops["sfb"]),
+                                               ops["d"], stream=7)
+        before = self.stub.stub_calls()
+        call()
+        call()
+        self.assertEqual(self.stub.stub_calls(), before + 2)
+        self.assertEqual(self.stub.stub_last_tensor(4).contents.data, ops["d"].data_ptr())
+        self.assertEqual(self.stub.stub_last_stream(), 7)
+        self.fail_next(_lib.ERROR_CUDA, "launch failed")
+        with self.assertRaisesRegex(DgemmError, "DGEMM_ERROR_CUDA: launch failed"):
+            call()
+
+    def test_config_and_prepare(self):
+        self.assertEqual(dgemm.config(4096, 7168, 2048),
+                         "#dgemm.config<block_m = 128, block_n = 160, stages = 5, "
+                         "m = 4096, n = 7168, k = 2048>")
+        ms, info = dgemm.prepare(64, 2112, 7168)
+        self.assertEqual(ms, 12.5)
+        self.assertEqual(info, "config=stub 64x2112x7168; registers=168")
+        self.fail_next(_lib.ERROR_COMPILE, "ptxas: too many registers")
+        with self.assertRaisesRegex(DgemmError, "dgemm_gemm_prepare failed: "
+                                    "DGEMM_ERROR_COMPILE: ptxas: too many registers"):
+            dgemm.prepare(64, 2112, 7168)
+
+    def test_compile_to_ptx(self):
+        self.assertIn(".target sm_90a", dgemm.compile_to_ptx("func.func @f() { dgemm.gemm }"))
+        with self.assertRaisesRegex(DgemmError, "DGEMM_ERROR_COMPILE: stub: no dgemm.gemm"):
+            dgemm.compile_to_ptx("module {}")
+
+    def test_launch_kernel_ir(self):
+        ops = gemm_operands(128, 256, 256)
+        dgemm.launch_kernel_ir("gpu.module @k {}", (ops["a"], ops["sfa"]),
+                               (ops["b"], ops["sfb"]), ops["d"], stream=0)
+        self.assertEqual(self.stub.stub_last_ir(), b"gpu.module @k {}")
+
+    def test_library_path(self):
+        self.assertEqual(dgemm.library_path(), Path(self.path))
+
+
+class RealLibrary(unittest.TestCase):
+    """The built libdgemm.so on a machine without a GPU driver."""
+
+    @classmethod
+    def setUpClass(cls):
+        path, why = S.find_real_library()
+        if path is None:
+            raise unittest.SkipTest(why)
+        cls.path = path
+
+    def setUp(self):
+        self.env = S.LibEnv(self.path)
+        self.env.__enter__()
+        self.cache = tempfile.mkdtemp(prefix="dgemm-cache-")
+        self.saved_cache = os.environ.get("DGEMM_CACHE_DIR")
+        os.environ["DGEMM_CACHE_DIR"] = self.cache
+
+    def tearDown(self):
+        if self.saved_cache is None:
+            os.environ.pop("DGEMM_CACHE_DIR", None)
+        else:
+            os.environ["DGEMM_CACHE_DIR"] = self.saved_cache
+        self.env.__exit__(None, None, None)
+
+    def have_driver(self):
+        import ctypes.util
+        try:
+            ctypes.CDLL("libcuda.so.1")
+            return True
+        except OSError:
+            return False
+
+    def test_config_needs_no_gpu(self):
+        text = dgemm.config(4096, 7168, 2048)
+        self.assertTrue(text.startswith("#dgemm.config<"), text)
+        self.assertIn("block_m", text)
+
+    def test_gemm_without_driver_says_so(self):
+        if self.have_driver():
+            self.skipTest("libcuda.so.1 loads here: this test is for machines without a driver")
+        with self.assertRaises(DgemmError) as cm:
+            call_gemm(gemm_operands(128, 256, 512), stream=0)
+        e = cm.exception
+        self.assertIn(e.status, (_lib.ERROR_NO_DRIVER, _lib.ERROR_NO_DEVICE), str(e))
+        self.assertRegex(str(e).lower(), "driver|libcuda")
+
+    def test_invalid_arguments_reach_the_c_checks(self):
+        # Bypass the Python checks: the C API must reject a bad K itself.
+        T = _lib.Tensor
+        a = T.make(0x7f0000000000, _lib.DTYPE_F8E4M3, (128, 100), (100, 1))
+        sa = T.make(0x7f0000100000, _lib.DTYPE_F32, (128, 1), (1, 128))
+        b = T.make(0x7f0000200000, _lib.DTYPE_F8E4M3, (256, 100), (100, 1))
+        sb = T.make(0x7f0000300000, _lib.DTYPE_F32, (2, 1), (1, 1))
+        d = T.make(0x7f0000400000, _lib.DTYPE_BF16, (128, 256), (256, 1))
+        lib = _lib.load()
+        st = lib.dgemm_gemm_fp8_bf16_nt(ctypes.byref(a), ctypes.byref(sa), ctypes.byref(b),
+                                        ctypes.byref(sb), ctypes.byref(d), None)
+        self.assertEqual(st, _lib.ERROR_INVALID_ARGUMENT, _lib.last_error())
+        self.assertNotEqual(_lib.last_error(), "")
+
+    def test_compile_to_ptx_rejects_garbage(self):
+        with self.assertRaises(DgemmError) as cm:
+            dgemm.compile_to_ptx("this is not MLIR")
+        self.assertNotEqual(cm.exception.status, _lib.OK)
+
+
+if __name__ == "__main__":
+    unittest.main()
