@@ -4,6 +4,8 @@
 // RUN: dgemm-opt %s --dgemm-to-ptx --dgemm-dump-ptx=dir=%t/a -o /dev/null
 // RUN: FileCheck %s --input-file=%t/a/dgemm_kernels.ptx
 // RUN: FileCheck %s --check-prefix=PROMOTE --input-file=%t/a/dgemm_kernels.ptx
+// RUN: FileCheck %s --check-prefix=WGMMA --input-file=%t/a/dgemm_kernels.ptx
+// RUN: FileCheck %s --check-prefix=EPILOGUE --input-file=%t/a/dgemm_kernels.ptx
 // RUN: dgemm-opt %s --dgemm-to-kernel | dgemm-opt --dgemm-kernel-to-ptx --dgemm-dump-ptx=dir=%t/b -o /dev/null
 // RUN: diff %t/a/dgemm_kernels.ptx %t/b/dgemm_kernels.ptx
 
@@ -21,14 +23,16 @@
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // CHECK: setmaxnreg.inc.sync.aligned.u32 232
 // CHECK: mbarrier.try_wait.parity.shared.b64
-// CHECK: wgmma.fence.sync.aligned
-// CHECK: wgmma.mma_async.sync.aligned.m64n160k32.f32.e4m3.e4m3
-// CHECK: wgmma.commit_group.sync.aligned
-// CHECK: wgmma.wait_group.sync.aligned 0
-// CHECK: cvt.rn.bf16x2.f32
-// CHECK: fence.proxy.async.shared::cta
-// CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
-// CHECK: cp.async.bulk.wait_group.read 0
+
+// The main loop's block, then the epilogue's (placed apart by the compiler).
+// WGMMA: wgmma.fence.sync.aligned
+// WGMMA: wgmma.mma_async.sync.aligned.m64n160k32.f32.e4m3.e4m3
+// WGMMA: wgmma.commit_group.sync.aligned
+// WGMMA: wgmma.wait_group.sync.aligned 0
+// EPILOGUE: cvt.rn.bf16x2.f32
+// EPILOGUE: fence.proxy.async.shared::cta
+// EPILOGUE: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// EPILOGUE: cp.async.bulk.wait_group.read 0
 func.func @gemm_m4096_n7168_k2048_e4m3(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1, ?]>>,
     %b: memref<7168x2048xf8E4M3FN>, %sb: memref<56x16xf32>, %d: memref<?x7168xbf16>) {
   dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x2048xf8E4M3FN>, memref<?x16xf32, strided<[1, ?]>>,
