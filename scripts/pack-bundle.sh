@@ -25,7 +25,13 @@ if [ -n "$bad" ]; then
   exit 1
 fi
 
+# The commit the bundle was built from, for the results the device records.
+git -C "$(dirname "$0")/.." rev-parse HEAD > "$stage/dgemm/COMMIT" 2>/dev/null || echo unknown > "$stage/dgemm/COMMIT"
+if [ -n "$(git -C "$(dirname "$0")/.." status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+  sed -i 's/$/-dirty/' "$stage/dgemm/COMMIT"
+fi
 mkdir -p "$(dirname "$out")"
+cp "$stage/dgemm/COMMIT" "$(dirname "$out")/COMMIT"
 tar -C "$stage" -cf - dgemm | xz -9 -T2 > "$out.tmp"
 mv "$out.tmp" "$out"
 raw=$(du -sb "$stage/dgemm" | cut -f1)

@@ -1,4 +1,4 @@
-//===- CudaContext.cpp - The context and device a call runs on -------------===//
+//===- CudaContext.cpp - The context and device a call runs on ------------===//
 //
 // The scoped context guard and the per-device attribute cache. Primary
 // contexts are retained once per device and kept for the process: retaining
@@ -84,9 +84,8 @@ Status dgemm::runtime::queryDevice(const CudaDriver &driver, CUdevice device,
        "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)"},
   };
   for (auto &q : queries) {
-    Status s =
-        driver.check(driver.cuDeviceGetAttribute(q.value, q.attr, device),
-                     q.name);
+    Status s = driver.check(
+        driver.cuDeviceGetAttribute(q.value, q.attr, device), q.name);
     if (!s.ok())
       return s;
   }

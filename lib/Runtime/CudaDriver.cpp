@@ -1,4 +1,4 @@
-//===- CudaDriver.cpp - The CUDA driver, loaded with dlopen ----------------===//
+//===- CudaDriver.cpp - The CUDA driver, loaded with dlopen ---------------===//
 //
 // Opens libcuda.so.1 with dlopen (RTLD_LOCAL: the driver's symbols stay out
 // of the global namespace), resolves each entry point by its cuda.h name
@@ -35,8 +35,9 @@ constexpr ErrorInfo kErrors[] = {
      "the CUDA driver is a stub library, not a real driver"},
     {35, "CUDA_ERROR_INSUFFICIENT_DRIVER",
      "the installed NVIDIA driver is older than the CUDA driver library"},
-    {46, "CUDA_ERROR_DEVICE_UNAVAILABLE", "CUDA-capable device busy or "
-                                          "unavailable"},
+    {46, "CUDA_ERROR_DEVICE_UNAVAILABLE",
+     "CUDA-capable device busy or "
+     "unavailable"},
     {100, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
     {101, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
     {200, "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid"},
@@ -48,10 +49,12 @@ constexpr ErrorInfo kErrors[] = {
      "the PTX was compiled with an unsupported toolchain"},
     {400, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"},
     {500, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
-    {700, "CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was "
-                                        "encountered"},
-    {701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", "too many resources requested "
-                                                "for launch"},
+    {700, "CUDA_ERROR_ILLEGAL_ADDRESS",
+     "an illegal memory access was "
+     "encountered"},
+    {701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
+     "too many resources requested "
+     "for launch"},
     {709, "CUDA_ERROR_CONTEXT_IS_DESTROYED", "context is destroyed"},
     {719, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
     {801, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
@@ -70,8 +73,7 @@ const ErrorInfo *findError(CUresult code) {
   return nullptr;
 }
 
-template <typename Fn>
-bool resolve(void *handle, const char *name, Fn &fn) {
+template <typename Fn> bool resolve(void *handle, const char *name, Fn &fn) {
   fn = reinterpret_cast<Fn>(dlsym(handle, name));
   return fn != nullptr;
 }
@@ -139,8 +141,8 @@ std::unique_ptr<CudaDriver> CudaDriver::load(const std::string &library,
 
   CUresult r = d->cuInit(0);
   if (r != CUDA_SUCCESS) {
-    dgemm_status code =
-        r == CUDA_ERROR_NO_DEVICE ? DGEMM_ERROR_NO_DEVICE : DGEMM_ERROR_NO_DRIVER;
+    dgemm_status code = r == CUDA_ERROR_NO_DEVICE ? DGEMM_ERROR_NO_DEVICE
+                                                  : DGEMM_ERROR_NO_DRIVER;
     status = Status::error(code, "cuInit failed with " + d->describe(r) +
                                      " (driver library " + library + ")");
     return nullptr;

@@ -1,4 +1,4 @@
-//===- GemmModule.cpp - The dgemm IR the runtime compiles ------------------===//
+//===- GemmModule.cpp - The dgemm IR the runtime compiles -----------------===//
 //
 //   func.func @dgemm_gemm_n<N>_k<K>(%a: memref<?xKxf8E4M3FN>,
 //       %sa: memref<?x(K/128)xf32, strided<[1, ?]>>,
@@ -26,13 +26,16 @@ std::string dgemm::runtime::gemmModuleText(const GemmKernelKey &key) {
                        "\", sms = " + str(key.target.numSMs) +
                        ", smem = " + str(key.target.smemPerBlock) + ">";
   return "module {\n"
-         "  func.func @dgemm_gemm_n" + n + "_k" + k + "(%a: " + aType +
-         ", %sa: " + saType + ", %b: " + bType + ", %sb: " + sbType +
-         ", %d: " + dType + ") {\n"
-         "    dgemm.gemm ins(%a, %sa, %b, %sb : " + aType + ", " + saType +
-         ", " + bType + ", " + sbType + ") outs(%d : " + dType +
+         "  func.func @dgemm_gemm_n" +
+         n + "_k" + k + "(%a: " + aType + ", %sa: " + saType +
+         ", %b: " + bType + ", %sb: " + sbType + ", %d: " + dType +
+         ") {\n"
+         "    dgemm.gemm ins(%a, %sa, %b, %sb : " +
+         aType + ", " + saType + ", " + bType + ", " + sbType +
+         ") outs(%d : " + dType +
          ") {config = " + formatConfigAttr(key.config) +
-         ", target = " + target + "}\n"
+         ", target = " + target +
+         "}\n"
          "    return\n"
          "  }\n"
          "}\n";

@@ -1,4 +1,4 @@
-//===- KernelCache.cpp - Compiled kernels in memory and on disk ------------===//
+//===- KernelCache.cpp - Compiled kernels in memory and on disk -----------===//
 //
 // The in-memory map holds one slot per key hash; a slot's mutex is held
 // while its kernel is read from disk or compiled, so concurrent callers of
@@ -156,8 +156,8 @@ const char *dgemm::runtime::toString(CacheSource source) {
 }
 
 std::string dgemm::runtime::printCacheEntry(const CompiledKernel &k) {
-  return std::string(kEntryHeader) + "\nkey " + k.keyText +
-         "\nptx_bytes " + std::to_string(k.ptx.size()) + "\nptx_fnv1a64 " +
+  return std::string(kEntryHeader) + "\nkey " + k.keyText + "\nptx_bytes " +
+         std::to_string(k.ptx.size()) + "\nptx_fnv1a64 " +
          hex64(fnv1a64(k.ptx)) + "\n" + printContract(k.contract);
 }
 
@@ -243,8 +243,7 @@ Status KernelCache::readEntry(const std::string &keyText,
 
 bool KernelCache::writeEntry(const CompiledKernel &kernel) const {
   // The key is one line of the entry file.
-  if (directory_.empty() ||
-      kernel.keyText.find('\n') != std::string::npos ||
+  if (directory_.empty() || kernel.keyText.find('\n') != std::string::npos ||
       !makeDirectories(directory_))
     return false;
   return writeFileAtomic(entryPath(kernel.keyText, ".ptx"), kernel.ptx) &&

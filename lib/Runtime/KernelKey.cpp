@@ -1,4 +1,4 @@
-//===- KernelKey.cpp - What identifies a compiled kernel -------------------===//
+//===- KernelKey.cpp - What identifies a compiled kernel ------------------===//
 //
 // The canonical key line, FNV-1a, the config attribute text and the build
 // identifier (found through dladdr on this very code, so it names

@@ -1,4 +1,4 @@
-//===- LaunchContract.cpp - What the runtime needs to launch a kernel ------===//
+//===- LaunchContract.cpp - What the runtime needs to launch a kernel -----===//
 //
 // The contract's validity rules and its text form. The parser reads what
 // printContract writes and nothing else: fixed line order, one field per
@@ -180,7 +180,7 @@ bool LaunchContract::operator==(const LaunchContract &o) const {
   return kernelName == o.kernelName && block == o.block &&
          cluster == o.cluster && dynamicSmem == o.dynamicSmem &&
          maxCtas == o.maxCtas && blockM == o.blockM && blockN == o.blockN &&
-         params == o.params;
+         n == o.n && k == o.k && params == o.params;
 }
 
 std::string dgemm::runtime::checkContractParam(const ContractParam &p) {
@@ -219,8 +219,7 @@ std::string dgemm::runtime::checkContractParam(const ContractParam &p) {
   int64_t bytes = contractDtypeBytes(p.dtype);
   if (bytes == 0)
     return where + "dtype '" + p.dtype + "' is not u8, bf16 or f32";
-  if (p.swizzle != 0 && p.swizzle != 32 && p.swizzle != 64 &&
-      p.swizzle != 128)
+  if (p.swizzle != 0 && p.swizzle != 32 && p.swizzle != 64 && p.swizzle != 128)
     return where + "swizzle " + str(p.swizzle) + " is not 0, 32, 64 or 128";
   int64_t innerBytes = p.box[0] * bytes;
   if (innerBytes % 16 != 0)
@@ -256,6 +255,8 @@ std::string dgemm::runtime::checkContract(const LaunchContract &c) {
       {"max_ctas", c.maxCtas, 1, 1 << 20},
       {"block_m", c.blockM, 1, 4096},
       {"block_n", c.blockN, 1, 4096},
+      {"n", c.n, 0, 2147483647},
+      {"k", c.k, 0, 2147483647},
   };
   for (auto &f : fields) {
     std::string e = checkRange(f.name, f.value, f.lo, f.hi);
@@ -281,6 +282,8 @@ std::string dgemm::runtime::printContract(const LaunchContract &c) {
   s += "max_ctas " + str(c.maxCtas) + "\n";
   s += "block_m " + str(c.blockM) + "\n";
   s += "block_n " + str(c.blockN) + "\n";
+  s += "n " + str(c.n) + "\n";
+  s += "k " + str(c.k) + "\n";
   s += "params " + str(c.params.size()) + "\n";
   for (const ContractParam &p : c.params) {
     switch (p.kind) {
@@ -316,9 +319,14 @@ Status dgemm::runtime::parseContract(std::string_view text,
   struct {
     const char *name;
     int64_t *value;
-  } fields[] = {{"block", &c.block},         {"cluster", &c.cluster},
-                {"dynamic_smem", &c.dynamicSmem}, {"max_ctas", &c.maxCtas},
-                {"block_m", &c.blockM},      {"block_n", &c.blockN}};
+  } fields[] = {{"block", &c.block},
+                {"cluster", &c.cluster},
+                {"dynamic_smem", &c.dynamicSmem},
+                {"max_ctas", &c.maxCtas},
+                {"block_m", &c.blockM},
+                {"block_n", &c.blockN},
+                {"n", &c.n},
+                {"k", &c.k}};
   for (auto &f : fields) {
     std::vector<std::string_view> t;
     if (r.next(line))
@@ -334,8 +342,9 @@ Status dgemm::runtime::parseContract(std::string_view text,
       t = splitSpaces(line);
     if (t.size() != 2 || t[0] != "params" || !parseInt(t[1], count) ||
         count < 0 || count > kMaxParams)
-      return lineError(r.lineNo, "expected 'params <count>' with count in [0, " +
-                                     str(kMaxParams) + "]");
+      return lineError(r.lineNo,
+                       "expected 'params <count>' with count in [0, " +
+                           str(kMaxParams) + "]");
   }
   for (int64_t i = 0; i < count; ++i) {
     if (!r.next(line))

@@ -1,4 +1,4 @@
-//===- Launcher.cpp - Loading and launching compiled kernels ---------------===//
+//===- Launcher.cpp - Loading and launching compiled kernels --------------===//
 //
 // Parameter layout: kernelParams[i] points at the value of parameter i. A
 // tensor map parameter is passed by value (the kernel's byval, grid-constant
@@ -51,6 +51,16 @@ Status dgemm::runtime::computeGrid(const LaunchContract &c, int64_t m,
   out.tiles = tiles;
   out.gridX = static_cast<uint32_t>(ctas);
   out.cluster = static_cast<uint32_t>(cluster);
+  return Status::success();
+}
+
+Status dgemm::runtime::checkStaticSizes(const LaunchContract &c, int64_t n,
+                                        int64_t k) {
+  if ((c.n != 0 && c.n != n) || (c.k != 0 && c.k != k))
+    return Status::invalidArgument(
+        "kernel " + c.kernelName + " was compiled for N = " + str(c.n) +
+        ", K = " + str(c.k) + "; the operands have N = " + str(n) +
+        ", K = " + str(k));
   return Status::success();
 }
 
@@ -142,16 +152,14 @@ Status dgemm::runtime::loadKernel(const CudaDriver &driver,
 
   constexpr size_t kLogBytes = 16384;
   std::vector<char> infoLog(kLogBytes, '\0'), errorLog(kLogBytes, '\0');
-  CUjit_option options[] = {CU_JIT_INFO_LOG_BUFFER,
-                            CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
-                            CU_JIT_ERROR_LOG_BUFFER,
-                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-                            CU_JIT_LOG_VERBOSE};
-  void *values[] = {infoLog.data(),
-                    reinterpret_cast<void *>(uintptr_t(kLogBytes - 1)),
-                    errorLog.data(),
-                    reinterpret_cast<void *>(uintptr_t(kLogBytes - 1)),
-                    reinterpret_cast<void *>(uintptr_t(1))};
+  CUjit_option options[] = {
+      CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_LOG_VERBOSE};
+  void *values[] = {
+      infoLog.data(), reinterpret_cast<void *>(uintptr_t(kLogBytes - 1)),
+      errorLog.data(), reinterpret_cast<void *>(uintptr_t(kLogBytes - 1)),
+      reinterpret_cast<void *>(uintptr_t(1))};
   LoadedKernel k;
   k.kernel = kernel;
   auto start = std::chrono::steady_clock::now();
@@ -176,19 +184,20 @@ Status dgemm::runtime::loadKernel(const CudaDriver &driver,
       "cuModuleGetFunction");
   if (!s.ok())
     return fail(s);
-  s = driver.check(driver.cuFuncSetAttribute(
-                       k.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                       static_cast<int>(c.dynamicSmem)),
-                   "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+  s = driver.check(
+      driver.cuFuncSetAttribute(k.function,
+                                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                static_cast<int>(c.dynamicSmem)),
+      "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
   if (!s.ok())
     return fail(s);
   struct {
     CUfunction_attribute attr;
     int *value;
-  } queries[] = {{CU_FUNC_ATTRIBUTE_NUM_REGS, &k.numRegs},
-                 {CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, &k.localBytes},
-                 {CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-                  &k.maxThreadsPerBlock}};
+  } queries[] = {
+      {CU_FUNC_ATTRIBUTE_NUM_REGS, &k.numRegs},
+      {CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, &k.localBytes},
+      {CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &k.maxThreadsPerBlock}};
   for (auto &q : queries) {
     s = driver.check(driver.cuFuncGetAttribute(q.value, q.attr, k.function),
                      "cuFuncGetAttribute");
@@ -197,11 +206,10 @@ Status dgemm::runtime::loadKernel(const CudaDriver &driver,
   }
   if (k.maxThreadsPerBlock < c.block)
     return fail(Status::error(
-        DGEMM_ERROR_CUDA, "the loaded function runs at most " +
-                              str(k.maxThreadsPerBlock) +
-                              " threads per block (" + str(k.numRegs) +
-                              " registers each), the contract needs " +
-                              str(c.block)));
+        DGEMM_ERROR_CUDA,
+        "the loaded function runs at most " + str(k.maxThreadsPerBlock) +
+            " threads per block (" + str(k.numRegs) +
+            " registers each), the contract needs " + str(c.block)));
   out = std::move(k);
   return Status::success();
 }

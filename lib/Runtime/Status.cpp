@@ -1,4 +1,4 @@
-//===- Status.cpp - Result of a runtime operation --------------------------===//
+//===- Status.cpp - Result of a runtime operation -------------------------===//
 //
 // Names of the C API's status codes, for messages and tests.
 //

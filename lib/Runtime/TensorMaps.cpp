@@ -1,4 +1,4 @@
-//===- TensorMaps.cpp - TMA descriptors from the launch contract -----------===//
+//===- TensorMaps.cpp - TMA descriptors from the launch contract ----------===//
 //
 // Global dimension j of the map is shape[dims[j]]; its stride (j >= 1) is
 // strides[dims[j]] * element size. The stride of a dimension of size 1 never
@@ -104,8 +104,9 @@ Status dgemm::runtime::deriveTensorMapArgs(const ContractParam &p,
     uint64_t strideBytes;
     if (size == 1) {
       // Never used to address memory: the dense stride, 16-byte aligned.
-      uint64_t prev = j == 1 ? args.globalDim[0] * bytes
-                             : args.globalStrides[j - 2] * args.globalDim[j - 1];
+      uint64_t prev = j == 1
+                          ? args.globalDim[0] * bytes
+                          : args.globalStrides[j - 2] * args.globalDim[j - 1];
       strideBytes = (prev + 15) / 16 * 16;
     } else {
       if (stride < 1)
@@ -136,9 +137,9 @@ Status dgemm::runtime::encodeTensorMap(const CudaDriver &driver,
                                        const TensorMapArgs &a,
                                        CUtensorMap &out) {
   return driver.check(
-      driver.cuTensorMapEncodeTiled(
-          &out, a.dataType, a.rank, a.globalAddress, a.globalDim,
-          a.globalStrides, a.boxDim, a.elementStrides, a.interleave,
-          a.swizzle, a.l2Promotion, a.oobFill),
+      driver.cuTensorMapEncodeTiled(&out, a.dataType, a.rank, a.globalAddress,
+                                    a.globalDim, a.globalStrides, a.boxDim,
+                                    a.elementStrides, a.interleave, a.swizzle,
+                                    a.l2Promotion, a.oobFill),
       "cuTensorMapEncodeTiled");
 }

@@ -1,10 +1,11 @@
-//===- Validation.cpp - Checking the tensors of a GEMM call ----------------===//
+//===- Validation.cpp - Checking the tensors of a GEMM call ---------------===//
 //
 // One check per rule, in the order a user would fix them: the tensor is
 // there, has the right rank and dtype, sane sizes, shapes that agree, the
 // problem's divisibility rules, strides, then addresses. The stride of a
 // dimension of size 1 addresses nothing and is never checked (PyTorch
-// leaves such strides arbitrary in some views).
+// leaves such strides arbitrary in some views), nor are the strides of an
+// empty tensor.
 //
 //===----------------------------------------------------------------------===//
 #include "dgemm/Runtime/Validation.h"
@@ -68,11 +69,14 @@ bool isEmpty(const dgemm_tensor &t) {
 /// A row-major matrix with unit inner stride and a row stride of at least
 /// the row length and a multiple of 16 bytes.
 Status checkRowMajor(const char *name, const dgemm_tensor &t) {
+  if (isEmpty(t))
+    return Status::success();
   int64_t bytes = dtypeBytes(t.dtype);
   if (t.shape[1] > 1 && t.strides[1] != 1)
     return Status::invalidArgument(
-        std::string(name) + " must have unit inner stride (row-major), got "
-                            "strides " +
+        std::string(name) +
+        " must have unit inner stride (row-major), got "
+        "strides " +
         stridesText(t));
   if (t.shape[0] > 1) {
     if (t.strides[0] < t.shape[1])
@@ -181,8 +185,8 @@ Status dgemm::runtime::validateGemmFp8Bf16Nt(const GemmOperands &ops,
     return Status::invalidArgument("d must be [M, N] = [" + str(m) + ", " +
                                    str(n) + "], got " + shapeText(d));
   if (k < 128 || k % 128 != 0)
-    return Status::invalidArgument("K must be a positive multiple of 128, got " +
-                                   str(k));
+    return Status::invalidArgument(
+        "K must be a positive multiple of 128, got " + str(k));
   if (n < 8 || n % 8 != 0)
     return Status::invalidArgument("N must be a positive multiple of 8 for a "
                                    "BF16 output (16-byte rows), got " +
@@ -208,7 +212,7 @@ Status dgemm::runtime::validateGemmFp8Bf16Nt(const GemmOperands &ops,
         "a_scale must be MN-major: strides (1, S) with S >= M and S % 4 == 0, "
         "got strides " +
         stridesText(sa));
-  if (kBlocks > 1) {
+  if (kBlocks > 1 && m > 0) {
     int64_t stride = sa.strides[1];
     if (stride < m || stride % 4 != 0 || stride * 4 >= kMaxStrideBytes)
       return Status::invalidArgument(
@@ -218,12 +222,13 @@ Status dgemm::runtime::validateGemmFp8Bf16Nt(const GemmOperands &ops,
   }
   if ((kBlocks > 1 && sb.strides[1] != 1) ||
       (nBlocks > 1 && sb.strides[0] != kBlocks))
-    return Status::invalidArgument(
-        "b_scale must be contiguous: strides (" + str(kBlocks) +
-        ", 1), got strides " + stridesText(sb));
+    return Status::invalidArgument("b_scale must be contiguous: strides (" +
+                                   str(kBlocks) + ", 1), got strides " +
+                                   stridesText(sb));
 
   // Addresses.
-  if ((s = checkAddress("a", a)).ok() && (s = checkAddress("a_scale", sa)).ok() &&
+  if ((s = checkAddress("a", a)).ok() &&
+      (s = checkAddress("a_scale", sa)).ok() &&
       (s = checkAddress("b", b)).ok() && (s = checkAddress("b_scale", sb)).ok())
     s = checkAddress("d", d);
   if (!s.ok())

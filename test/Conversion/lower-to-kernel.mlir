@@ -11,7 +11,7 @@
 // CHECK-SAME: %[[MAPA:.+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}
 // CHECK-SAME: %{{.+}}: !llvm.ptr<1>, %[[M:.+]]: i32)
 // The launch contract.
-// CHECK-SAME: dgemm.launch = {block = 384 : i64, block_m = 128 : i64, block_n = 160 : i64, cluster = 1 : i64, dynamic_smem = 227920 : i64, max_ctas = 131 : i64
+// CHECK-SAME: dgemm.launch = {block = 384 : i64, block_m = 128 : i64, block_n = 160 : i64, cluster = 1 : i64, dynamic_smem = 227920 : i64, k = 2048 : i64, max_ctas = 131 : i64, n = 7168 : i64
 // CHECK-SAME: {box = [128, 128], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}
 // CHECK-SAME: {box = [128, 1], dims = [0, 1], dtype = "f32", kind = "tensor_map", operand = 1 : i64, swizzle = 0 : i64}
 // CHECK-SAME: {box = [128, 160], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 2 : i64, swizzle = 128 : i64}

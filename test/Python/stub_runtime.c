@@ -72,12 +72,24 @@ dgemm_status dgemm_gemm_config(int64_t m, int64_t n, int64_t k, char *buf,
   ++calls;
   if (next_status)
     return finish();
-  char text[256];
-  snprintf(text, sizeof text,
-           "#dgemm.config<block_m = 128, block_n = 160, stages = 5, m = %lld, "
-           "n = %lld, k = %lld>",
-           (long long)m, (long long)n, (long long)k);
-  snprintf(buf, (size_t)buf_size, "%s", text); /* truncates when small */
+  char text[4096];
+  int len = snprintf(text, sizeof text,
+                     "#dgemm.config<block_m = 128, block_n = 160, stages = 5, "
+                     "m = %lld, n = %lld, k = %lld",
+                     (long long)m, (long long)n, (long long)k);
+  if (m >= 100000) /* a long text: more than the Python layer's first buffer */
+    for (int i = 0; i < 300; ++i)
+      len += snprintf(text + len, sizeof text - len, ", x%d = 1", i % 10);
+  snprintf(text + len, sizeof text - len, ">");
+  if ((int64_t)strlen(text) >= buf_size) { /* as the real library does */
+    buf[0] = '\0';
+    char msg[128];
+    snprintf(msg, sizeof msg, "the config text needs %zu bytes, buf_size is %lld",
+             strlen(text) + 1, (long long)buf_size);
+    stub_set_next_status(DGEMM_ERROR_INVALID_ARGUMENT, msg);
+    return finish();
+  }
+  snprintf(buf, (size_t)buf_size, "%s", text);
   return finish();
 }
 

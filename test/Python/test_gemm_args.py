@@ -120,6 +120,7 @@ class ArgumentRules(unittest.TestCase):
         # M = 0 is valid and launches nothing (so the missing library is not
         # even looked for), as in DeepGEMM.
         call_gemm(gemm_operands(0, 512, 1024), stream=0)
+        call_gemm(gemm_operands(0, 512, 1024, sfa=FakeTensor((0, 8), F32)), stream=0)
 
     def test_size_one_dimensions(self):
         # M = 1 and K = 128: strides along size-1 dimensions do not matter.

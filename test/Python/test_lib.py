@@ -10,7 +10,7 @@ import unittest
 from pathlib import Path
 
 import _support as S
-from _support import BF16, E4M3, F32, FakeTensor, call_gemm, gemm_operands
+from _support import BF16, E4M3, FakeTensor, call_gemm, gemm_operands
 
 import dgemm
 from dgemm import DgemmArgumentError, DgemmError, _lib
@@ -128,6 +128,39 @@ class StubLibrary(unittest.TestCase):
         # The next call succeeds again.
         call_gemm(gemm_operands(128, 128, 128), stream=0)
 
+    def test_launch_cache(self):
+        from dgemm import gemm
+        gemm._launch_cache.clear()
+        ops = gemm_operands(256, 512, 1024)
+        built = []
+        real = gemm._GemmArgs
+
+        def counting(*a, **k):
+            built.append(1)
+            return real(*a, **k)
+
+        gemm._GemmArgs = counting
+        try:
+            call_gemm(ops, stream=0)
+            call_gemm(ops, stream=0)
+            self.assertEqual(len(built), 1)            # the second call was a hit
+            self.assertEqual(len(gemm._launch_cache), 1)
+            # Another output buffer: validated and cached anew, passed on.
+            ops2 = dict(ops, d=FakeTensor((256, 512), BF16, ptr=0x7f0050000000))
+            call_gemm(ops2, stream=0)
+            self.assertEqual(len(built), 2)
+            self.assertEqual(self.stub.stub_last_tensor(4).contents.data, 0x7f0050000000)
+            # Same shapes with a misaligned A: never a stale hit.
+            bad = dict(ops, a=FakeTensor((256, 1024), E4M3, ptr=0x7f0000000004))
+            with self.assertRaisesRegex(DgemmArgumentError, "not 16-byte aligned"):
+                call_gemm(bad, stream=0)
+            # The stream is read per call, not cached.
+            call_gemm(ops, stream=99)
+            self.assertEqual(self.stub.stub_last_stream(), 99)
+        finally:
+            gemm._GemmArgs = real
+            gemm._launch_cache.clear()
+
     def test_bound_call(self):
         ops = gemm_operands(64, 256, 512)
         call = dgemm.bind_gemm_fp8_fp8_bf16_nt((ops["a"], ops["sfa"]), (ops["b"], ops["sfb"]),
@@ -146,6 +179,9 @@ class StubLibrary(unittest.TestCase):
         self.assertEqual(dgemm.config(4096, 7168, 2048),
                          "#dgemm.config<block_m = 128, block_n = 160, stages = 5, "
                          "m = 4096, n = 7168, k = 2048>")
+        long = dgemm.config(100000, 7168, 2048)  # > 1024 bytes: asked again
+        self.assertGreater(len(long), 2000)
+        self.assertTrue(long.startswith("#dgemm.config<") and long.endswith("x9 = 1>"), long)
         ms, info = dgemm.prepare(64, 2112, 7168)
         self.assertEqual(ms, 12.5)
         self.assertEqual(info, "config=stub 64x2112x7168; registers=168")

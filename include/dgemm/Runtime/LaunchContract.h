@@ -1,4 +1,4 @@
-//===- LaunchContract.h - What the runtime needs to launch a kernel -*- C++ -*-===//
+//===- LaunchContract.h - What a kernel launch needs ------------*- C++ -*-===//
 //
 // The launch contract (docs/launch-contract.md) as a plain struct: threads,
 // cluster, dynamic shared memory, the persistent grid bound, block sizes and
@@ -54,6 +54,11 @@ struct LaunchContract {
   int64_t maxCtas = 0;
   int64_t blockM = 0;
   int64_t blockN = 0;
+  /// The static N and K the kernel was compiled for; 0 when the contract
+  /// does not state them (optional `n` / `k` entries). The launcher checks
+  /// the operands against them.
+  int64_t n = 0;
+  int64_t k = 0;
   std::vector<ContractParam> params;
 
   bool operator==(const LaunchContract &o) const;
@@ -83,7 +88,8 @@ int64_t contractDtypeBytes(std::string_view dtype);
 ///   dgemm-launch-contract 1
 ///   kernel <name>
 ///   block <n> / cluster <n> / dynamic_smem <n> / max_ctas <n> /
-///   block_m <n> / block_n <n>           (one per line, in this order)
+///   block_m <n> / block_n <n> / n <n> / k <n>
+///                                       (one per line, in this order)
 ///   params <count>
 ///   param tensor_map operand=<i> dtype=<s> swizzle=<n> dims=<i,..> box=<n,..>
 ///   param ptr operand=<i>

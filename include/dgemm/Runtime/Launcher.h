@@ -40,12 +40,17 @@ struct LaunchGrid {
 Status computeGrid(const LaunchContract &c, int64_t m, int64_t n,
                    LaunchGrid &out);
 
+/// INVALID_ARGUMENT when the contract states the static N and K the kernel
+/// was compiled for and the operands' differ (a kernel IR launch with the
+/// wrong tensors).
+Status checkStaticSizes(const LaunchContract &c, int64_t n, int64_t k);
+
 /// One kernel parameter, before any driver call.
 struct KernelArg {
   ParamKind kind = ParamKind::M;
-  TensorMapArgs map;      // TensorMap
-  uint64_t pointer = 0;   // Pointer
-  int32_t m = 0;          // M
+  TensorMapArgs map;    // TensorMap
+  uint64_t pointer = 0; // Pointer
+  int32_t m = 0;        // M
 };
 
 /// The parameters of `c` for these operands (indexed as the contract's

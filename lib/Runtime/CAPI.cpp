@@ -1,0 +1,325 @@
+//===- CAPI.cpp - The C API of include/dgemm-c/Runtime.h ------------------===//
+//
+// Each entry point checks its arguments, runs the runtime's C++ pieces and
+// turns the resulting Status into a dgemm_status plus the thread's last-error
+// message. A GEMM call: validate the tensors (M == 0 ends here), get the
+// driver and a context, choose the config for the actual M on this device
+// (with the lowering's capabilities, ConfigSelection.h), fetch or compile the
+// kernel (KernelCache), load it into the context (LoadedKernels), derive and
+// encode the parameters, launch on the caller's stream.
+//
+//===----------------------------------------------------------------------===//
+#include "dgemm-c/Runtime.h"
+
+#include "dgemm/Runtime/Compiler.h"
+#include "dgemm/Runtime/CudaContext.h"
+#include "dgemm/Runtime/KernelCache.h"
+#include "dgemm/Runtime/Launcher.h"
+#include "dgemm/Runtime/Validation.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+
+using namespace dgemm;
+using namespace dgemm::runtime;
+
+namespace {
+
+thread_local std::string lastError;
+
+dgemm_status finish(const Status &s) {
+  if (s.ok())
+    lastError.clear();
+  else
+    lastError = s.message();
+  return s.code();
+}
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+/// The driver and a context with a checked sm_90 device.
+struct DeviceSession {
+  const CudaDriver *driver = nullptr;
+  std::optional<ScopedContext> context;
+
+  Status open() {
+    Status s;
+    driver = CudaDriver::get(s);
+    if (!driver)
+      return s;
+    context.emplace(*driver);
+    return context->status();
+  }
+  TargetDesc target() const {
+    TargetDesc t;
+    t.numSMs = context->device().numSMs;
+    t.smemPerBlock = context->device().smemPerBlockOptin;
+    return t;
+  }
+};
+
+ProblemDesc normalProblem(int64_t m, int64_t n, int64_t k) {
+  ProblemDesc p;
+  p.kind = GemmKind::Normal;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  return p;
+}
+
+/// The config the runtime uses for (m, n, k) on `target`.
+Status chooseConfig(int64_t m, int64_t n, int64_t k, const TargetDesc &target,
+                    KernelConfig &out) {
+  ProblemDesc p = normalProblem(m, n, k);
+  std::string why = checkProblem(p);
+  if (!why.empty())
+    return Status::invalidArgument(why);
+  KernelConfig c = selectConfig(p, target, kernelCapabilities());
+  why = checkConfig(c, p, target);
+  if (!why.empty())
+    return Status::internal(
+        "no kernel config fits M = " + str(m) + ", N = " + str(n) +
+        ", K = " + str(k) + " on " + str(target.numSMs) + " SMs with " +
+        str(target.smemPerBlock) + " bytes of shared memory: " + why);
+  out = c;
+  return Status::success();
+}
+
+/// The device's target when a driver and an sm_90 device are usable, else
+/// the default one; `session` stays open in the first case.
+TargetDesc targetOrDefault(DeviceSession &session, bool &haveDevice) {
+  haveDevice = session.open().ok();
+  return haveDevice ? session.target() : TargetDesc();
+}
+
+/// The GEMM kernel for (n, k, config, target), from the cache or compiled.
+Status gemmKernel(int64_t n, int64_t k, const KernelConfig &config,
+                  const TargetDesc &target,
+                  std::shared_ptr<const CompiledKernel> &out, double *compileMs,
+                  CacheSource *source) {
+  GemmKernelKey key = makeGemmKernelKey(n, k, config, target);
+  double ms = 0;
+  Status s = KernelCache::global().getOrCompile(
+      key.text(),
+      [&](CompiledKernel &compiled) {
+        auto start = std::chrono::steady_clock::now();
+        Status c = compileGemm(key, compiled);
+        ms = std::chrono::duration<double, std::milli>(
+                 std::chrono::steady_clock::now() - start)
+                 .count();
+        return c;
+      },
+      out, source);
+  if (compileMs)
+    *compileMs = ms;
+  return s;
+}
+
+/// Loads `kernel` into the session's context and launches it.
+Status launch(DeviceSession &session,
+              std::shared_ptr<const CompiledKernel> kernel,
+              const GemmOperands &ops, const GemmShape &shape, void *stream) {
+  const CudaDriver &driver = *session.driver;
+  std::shared_ptr<const LoadedKernel> loaded;
+  Status s =
+      LoadedKernels::global().get(driver, session.context->context(),
+                                  session.context->device(), kernel, loaded);
+  if (!s.ok())
+    return s;
+  if (!(s = checkStaticSizes(kernel->contract, shape.n, shape.k)).ok())
+    return s;
+  LaunchGrid grid;
+  if (!(s = computeGrid(kernel->contract, shape.m, shape.n, grid)).ok())
+    return s;
+  std::vector<KernelArg> args;
+  std::vector<const dgemm_tensor *> operands = {ops.a, ops.aScale, ops.b,
+                                                ops.bScale, ops.d};
+  if (!(s = deriveKernelArgs(kernel->contract, operands, shape.m, args)).ok())
+    return s;
+  KernelParams params;
+  if (!(s = params.build(driver, args)).ok())
+    return s;
+  return launchKernel(driver, *loaded, grid, params.pointers(),
+                      static_cast<cuda::CUstream>(stream));
+}
+
+Status gemm(const GemmOperands &ops, void *stream) {
+  GemmShape shape;
+  Status s = validateGemmFp8Bf16Nt(ops, shape);
+  if (!s.ok() || shape.m == 0)
+    return s;
+  DeviceSession session;
+  if (!(s = session.open()).ok())
+    return s;
+  TargetDesc target = session.target();
+  KernelConfig config;
+  if (!(s = chooseConfig(shape.m, shape.n, shape.k, target, config)).ok())
+    return s;
+  std::shared_ptr<const CompiledKernel> kernel;
+  if (!(s = gemmKernel(shape.n, shape.k, config, target, kernel, nullptr,
+                       nullptr))
+           .ok())
+    return s;
+  return launch(session, kernel, ops, shape, stream);
+}
+
+Status launchKernelIR(const char *kernelIR, const GemmOperands &ops,
+                      void *stream) {
+  if (!kernelIR)
+    return Status::invalidArgument("kernel_ir is NULL");
+  GemmShape shape;
+  Status s = validateGemmFp8Bf16Nt(ops, shape);
+  if (!s.ok() || shape.m == 0)
+    return s;
+  DeviceSession session;
+  if (!(s = session.open()).ok())
+    return s;
+  std::string_view text(kernelIR);
+  std::string key =
+      kernelIRKeyText(text, kKernelIRPipeline, dgemmBuildId(), llvmVersion());
+  std::shared_ptr<const CompiledKernel> kernel;
+  s = KernelCache::global().getOrCompile(
+      key, [&](CompiledKernel &out) { return compileKernelIR(text, out); },
+      kernel);
+  if (!s.ok())
+    return s;
+  return launch(session, kernel, ops, shape, stream);
+}
+
+/// Copies `text` into a caller buffer, NUL-terminated, truncating.
+void copyTruncated(const std::string &text, char *buf, int64_t size) {
+  if (!buf || size < 1)
+    return;
+  size_t n = std::min<size_t>(text.size(), static_cast<size_t>(size - 1));
+  std::memcpy(buf, text.data(), n);
+  buf[n] = '\0';
+}
+
+Status prepare(int64_t m, int64_t n, int64_t k, double *compileMs, char *info,
+               int64_t infoSize) {
+  if (info && infoSize < 1)
+    return Status::invalidArgument("info_size must be at least 1 when info is "
+                                   "given, got " +
+                                   str(infoSize));
+  DeviceSession session;
+  bool haveDevice = false;
+  TargetDesc target = targetOrDefault(session, haveDevice);
+  KernelConfig config;
+  Status s = chooseConfig(m, n, k, target, config);
+  if (!s.ok())
+    return s;
+  std::shared_ptr<const CompiledKernel> kernel;
+  CacheSource source = CacheSource::Compiled;
+  double ms = 0;
+  if (!(s = gemmKernel(n, k, config, target, kernel, &ms, &source)).ok())
+    return s;
+  if (compileMs)
+    *compileMs = source == CacheSource::Compiled ? ms : 0.0;
+  const LaunchContract &c = kernel->contract;
+  std::string text =
+      "config=" + formatConfigAttr(config) + "; kernel=" + c.kernelName +
+      "; cache=" + toString(source) + "; block=" + str(c.block) +
+      "; cluster=" + str(c.cluster) + "; dynamic_smem=" + str(c.dynamicSmem) +
+      "; max_ctas=" + str(c.maxCtas) + "; ptx_bytes=" + str(kernel->ptx.size());
+  if (haveDevice) {
+    std::shared_ptr<const LoadedKernel> loaded;
+    bool loadedNow = false;
+    s = LoadedKernels::global().get(*session.driver, session.context->context(),
+                                    session.context->device(), kernel, loaded,
+                                    &loadedNow);
+    if (!s.ok())
+      return s;
+    char loadMs[32];
+    std::snprintf(loadMs, sizeof(loadMs), "%.3f",
+                  loadedNow ? loaded->loadMs : 0.0);
+    text += std::string("; load_ms=") + loadMs +
+            "; registers=" + str(loaded->numRegs) +
+            "; local_bytes=" + str(loaded->localBytes);
+  } else {
+    text += "; device=none";
+  }
+  copyTruncated(text, info, infoSize);
+  return Status::success();
+}
+
+} // namespace
+
+extern "C" {
+
+const char *dgemm_last_error(void) { return lastError.c_str(); }
+
+dgemm_status dgemm_gemm_fp8_bf16_nt(const dgemm_tensor *a,
+                                    const dgemm_tensor *a_scale,
+                                    const dgemm_tensor *b,
+                                    const dgemm_tensor *b_scale,
+                                    const dgemm_tensor *d, void *stream) {
+  GemmOperands ops{a, a_scale, b, b_scale, d};
+  return finish(gemm(ops, stream));
+}
+
+dgemm_status dgemm_gemm_config(int64_t m, int64_t n, int64_t k, char *buf,
+                               int64_t buf_size) {
+  if (!buf || buf_size < 1)
+    return finish(Status::invalidArgument(
+        "dgemm_gemm_config needs a buffer (buf_size >= 1), got buf_size " +
+        str(buf_size)));
+  DeviceSession session;
+  bool haveDevice = false;
+  TargetDesc target = targetOrDefault(session, haveDevice);
+  KernelConfig config;
+  Status s = chooseConfig(m, n, k, target, config);
+  if (!s.ok())
+    return finish(s);
+  std::string text = formatConfigAttr(config);
+  if (static_cast<int64_t>(text.size()) >= buf_size) {
+    buf[0] = '\0';
+    return finish(Status::invalidArgument(
+        "the config text needs " + str(text.size() + 1) +
+        " bytes, buf_size is " + str(buf_size)));
+  }
+  copyTruncated(text, buf, buf_size);
+  return finish(Status::success());
+}
+
+dgemm_status dgemm_gemm_prepare(int64_t m, int64_t n, int64_t k,
+                                double *compile_ms, char *info,
+                                int64_t info_size) {
+  if (compile_ms)
+    *compile_ms = 0;
+  return finish(prepare(m, n, k, compile_ms, info, info_size));
+}
+
+dgemm_status dgemm_launch_kernel_ir(const char *kernel_ir,
+                                    const dgemm_tensor *a,
+                                    const dgemm_tensor *a_scale,
+                                    const dgemm_tensor *b,
+                                    const dgemm_tensor *b_scale,
+                                    const dgemm_tensor *d, void *stream) {
+  GemmOperands ops{a, a_scale, b, b_scale, d};
+  return finish(launchKernelIR(kernel_ir, ops, stream));
+}
+
+dgemm_status dgemm_compile_to_ptx(const char *dgemm_ir, char **ptx) {
+  if (!dgemm_ir || !ptx)
+    return finish(Status::invalidArgument(
+        std::string(!dgemm_ir ? "dgemm_ir" : "ptx") + " is NULL"));
+  *ptx = nullptr;
+  std::string text;
+  Status s = compileToPtx(dgemm_ir, text);
+  if (!s.ok())
+    return finish(s);
+  char *copy = static_cast<char *>(std::malloc(text.size() + 1));
+  if (!copy)
+    return finish(Status::internal("out of memory for " + str(text.size() + 1) +
+                                   " bytes of PTX"));
+  std::memcpy(copy, text.c_str(), text.size() + 1);
+  *ptx = copy;
+  return finish(Status::success());
+}
+
+void dgemm_free(void *p) { std::free(p); }
+
+} // extern "C"

@@ -1,0 +1,29 @@
+#===- __init__.py - dgemm: FP8 block-scaled GEMMs for Hopper -------------===#
+"""dgemm's Python layer: DeepGEMM-compatible FP8 GEMM functions over the
+dgemm C API (``include/dgemm-c/Runtime.h``), loaded with ctypes — no compiled
+extension. Migrating from DeepGEMM is an import change::
+
+    import dgemm as deep_gemm
+    deep_gemm.gemm_fp8_fp8_bf16_nt((a, sfa), (b, sfb), d)
+
+Importing needs neither the library, a GPU nor PyTorch: ``libdgemm.so`` is
+loaded on first use (``$DGEMM_LIB``, else ``<repo>/build/lib``, else the
+unpacked GPU bundle, else beside this package; see ``dgemm._lib``).
+"""
+from ._lib import DgemmArgumentError, DgemmError, library_path
+from .gemm import (bind_gemm_fp8_fp8_bf16_nt, compile_to_ptx, config,
+                   gemm_fp8_fp8_bf16_nt, launch_kernel_ir, prepare)
+from .utils import (align, calc_diff, ceil_div, get_col_major_tma_aligned_tensor,
+                    get_tma_aligned_size, per_block_cast_back, per_block_cast_to_fp8,
+                    per_token_cast_back, per_token_cast_to_fp8)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DgemmError", "DgemmArgumentError", "library_path",
+    "gemm_fp8_fp8_bf16_nt", "bind_gemm_fp8_fp8_bf16_nt", "launch_kernel_ir",
+    "config", "prepare", "compile_to_ptx",
+    "align", "ceil_div", "calc_diff", "get_tma_aligned_size",
+    "get_col_major_tma_aligned_tensor", "per_token_cast_to_fp8",
+    "per_block_cast_to_fp8", "per_token_cast_back", "per_block_cast_back",
+]

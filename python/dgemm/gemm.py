@@ -1,0 +1,410 @@
+#===- gemm.py - FP8 GEMMs over the dgemm C API ---------------------------===#
+"""The normal FP8 GEMM with DeepGEMM's name and argument conventions, plus
+the runtime's config / prepare / kernel-IR entry points.
+
+Tensors are PyTorch tensors, or any object with ``shape``, ``stride()``,
+``data_ptr()`` and ``dtype`` (``str(dtype)`` a PyTorch dtype name such as
+``torch.float8_e4m3fn``); memory must be on the GPU. Arguments are checked
+here, before any GPU work, and violations raise :class:`DgemmArgumentError`
+(a ``ValueError``) naming the operand and the rule; the C API checks them
+again. PyTorch is imported only when a torch tensor needs it (the current
+stream, a device guard, a layout copy).
+
+Host overhead: a call whose operands have the same data pointers, shapes,
+strides and dtypes as an earlier one reuses that call's validated C structs
+(about 4 us of Python on the host, plus the C API's own launch path); any
+change is validated in full again (about 30 us).
+"""
+import ctypes
+
+from . import _lib
+from ._lib import DgemmArgumentError, Tensor
+from .utils import ceil_div, get_col_major_tma_aligned_tensor, get_tma_aligned_size
+
+_F8 = ("float8_e4m3fn",)
+
+
+class _Op:
+    """What the C API needs of one operand, read once from the tensor."""
+    __slots__ = ("what", "obj", "dtype_name", "shape", "strides", "ptr")
+
+    def __init__(self, obj, what):
+        try:
+            self.shape = tuple(int(s) for s in obj.shape)
+            self.strides = tuple(int(s) for s in obj.stride())
+            self.ptr = int(obj.data_ptr())
+            dt = str(obj.dtype)
+        except (AttributeError, TypeError):
+            raise DgemmArgumentError(
+                "%s must be a tensor (with shape, stride(), data_ptr() and dtype), got %s"
+                % (what, type(obj).__name__)) from None
+        self.what, self.obj = what, obj
+        self.dtype_name = dt[6:] if dt.startswith("torch.") else dt
+        # A stride along a dimension of size 1 never multiplies a nonzero
+        # index: give it the contiguous value so layout checks ignore it.
+        st, inner = list(self.strides), 1
+        for i in range(len(self.shape) - 1, -1, -1):
+            if self.shape[i] == 1:
+                st[i] = inner
+            inner *= max(self.shape[i], 1)
+        self.strides = tuple(st)
+
+    def tensor(self):
+        return Tensor.make(self.ptr, _lib.DTYPES[self.dtype_name], self.shape, self.strides)
+
+
+def _is_torch(t):
+    return type(t).__module__.split(".")[0] == "torch"
+
+
+def _fail(fn, msg, *args):
+    raise DgemmArgumentError("%s: %s" % (fn, msg % args if args else msg))
+
+
+def _want(fn, op, dtypes, rank):
+    if op.dtype_name not in dtypes:
+        _fail(fn, "%s must be %s, got %s", op.what,
+              " or ".join("torch." + d for d in dtypes), "torch." + op.dtype_name)
+    if len(op.shape) != rank:
+        _fail(fn, "%s must be %d-D, got shape %s", op.what, rank, list(op.shape))
+
+
+def _want_row_major(fn, op, esize):
+    """K-major / row-major 2-D operand whose rows TMA can address: unit inner
+    stride, row pitch >= row length and a multiple of 16 bytes."""
+    rows, cols = op.shape
+    s0, s1 = op.strides
+    if s1 != 1 or s0 < cols or (s0 * esize) % 16 != 0:
+        _fail(fn, "%s [%d, %d] must be row-major (strides (S, 1), S >= %d, S*%d bytes a "
+              "multiple of 16; contiguous is (%d, 1)), got strides %s",
+              op.what, rows, cols, cols, esize, cols, op.strides)
+
+
+def _sfa_op(obj, what):
+    """The A-scale operand, with the strides of size-1 dimensions set to
+    values the MN-major rule accepts (they never address anything)."""
+    op = _Op(obj, what)
+    if len(op.shape) == 2:
+        m, kb = op.shape
+        s0, s1 = op.strides
+        op.strides = (1 if m == 1 else s0,
+                      get_tma_aligned_size(m, 4) if kb == 1 else s1)
+    return op
+
+
+def _sfa_is_tma_ready(op):
+    """Strides (1, S), S >= M, S % 4 == 0: the MN-major, 16-byte padded A
+    scale layout the C API takes (get_col_major_tma_aligned_tensor's)."""
+    m = op.shape[0]
+    s0, s1 = op.strides
+    return m == 0 or (s0 == 1 and s1 >= m and s1 % 4 == 0)
+
+
+class _GemmArgs:
+    """Validated operands of a normal GEMM and the C structs to pass."""
+
+    def __init__(self, fn, lhs, rhs, out):
+        try:
+            a, sfa = lhs
+            b, sfb = rhs
+        except (TypeError, ValueError):
+            _fail(fn, "lhs and rhs must be (fp8 tensor, scale tensor) pairs")
+        A, SA = _Op(a, "lhs[0] (A)"), _sfa_op(sfa, "lhs[1] (A scales)")
+        B, SB = _Op(b, "rhs[0] (B)"), _Op(sfb, "rhs[1] (B scales)")
+        D = _Op(out, "out (D)")
+        _want(fn, A, _F8, 2)
+        _want(fn, B, _F8, 2)
+        _want(fn, SA, ("float32",), 2)
+        _want(fn, SB, ("float32",), 2)
+        _want(fn, D, ("bfloat16",), 2)
+
+        (m, k), (n, kb_) = A.shape, B.shape
+        if k != kb_:
+            _fail(fn, "K differs: A is [M, K] = %s but B is [N, K] = %s",
+                  list(A.shape), list(B.shape))
+        if D.shape != (m, n):
+            _fail(fn, "out must be [M, N] = [%d, %d], got %s", m, n, list(D.shape))
+        if k <= 0 or k % 128 != 0:
+            _fail(fn, "K = %d must be a positive multiple of 128", k)
+        if n <= 0 or n % 8 != 0:
+            _fail(fn, "N = %d must be a positive multiple of 8", n)
+        kb = k // 128
+        if SA.shape != (m, kb):
+            _fail(fn, "A scales must be [M, K/128] = [%d, %d] (one per row per 128 "
+                  "K-values), got %s", m, kb, list(SA.shape))
+        if SB.shape != (ceil_div(n, 128), kb):
+            _fail(fn, "B scales must be [ceil(N/128), K/128] = [%d, %d] (one per "
+                  "128x128 block), got %s", ceil_div(n, 128), kb, list(SB.shape))
+        _want_row_major(fn, A, 1)
+        _want_row_major(fn, B, 1)
+        _want_row_major(fn, D, 2)
+
+        devs = [getattr(t.obj, "device", None) for t in (A, SA, B, SB, D)]
+        for t in (A, SA, B, SB, D):
+            if getattr(t.obj, "is_cuda", True) is False:
+                _fail(fn, "%s is on %s; all operands must be CUDA tensors",
+                      t.what, getattr(t.obj, "device", "the host"))
+        if all(dv is not None for dv in devs) and len({str(dv) for dv in devs}) != 1:
+            _fail(fn, "operands are on different devices: %s", [str(dv) for dv in devs])
+
+        # Layout fix-ups DeepGEMM also does: copies, stream-ordered on the
+        # current stream, kept alive by this object until the call returns.
+        self.copied = False
+        if not _sfa_is_tma_ready(SA):
+            if not _is_torch(sfa):
+                _fail(fn, "A scales must be MN-major with strides (1, S), S >= M, S %% 4 "
+                      "== 0 (get_col_major_tma_aligned_tensor makes that layout; only "
+                      "torch tensors are converted automatically), got strides %s",
+                      SA.strides)
+            SA = _sfa_op(get_col_major_tma_aligned_tensor(sfa), SA.what)
+            self.copied = True
+        if SB.strides != (kb, 1):
+            if not _is_torch(sfb):
+                _fail(fn, "B scales must be contiguous (strides (%d, 1)), got %s",
+                      kb, SB.strides)
+            SB = _Op(sfb.contiguous(), SB.what)
+            self.copied = True
+        for t in (A, SA, B, SB, D):
+            if t.ptr % 16 != 0:
+                _fail(fn, "%s data address 0x%x is not 16-byte aligned (TMA needs it)",
+                      t.what, t.ptr)
+
+        self.m, self.n, self.k = m, n, k
+        self.ops = (A, SA, B, SB, D)  # keeps any copies alive until the call returns
+        self.launch = _Launch(m, tuple(t.tensor() for t in self.ops),
+                              out.device.index if _is_torch(out) else None)
+
+
+class _Launch:
+    """What a launch needs once the operands are validated: M, the five C
+    structs, and the CUDA device of a torch output (None otherwise). Holds no
+    reference to the tensors, so it can be cached."""
+    __slots__ = ("m", "structs", "refs", "device")
+
+    def __init__(self, m, structs, device):
+        self.m, self.structs, self.device = m, structs, device
+        self.refs = tuple(ctypes.byref(t) for t in structs)
+
+    def stream(self, stream):
+        """The CUstream to launch on: the caller's, else PyTorch's current
+        stream of the output's device, else 0 (the legacy default stream)."""
+        if stream is not None:
+            return int(stream)
+        if self.device is None:
+            return 0
+        import torch
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        if raw is not None:
+            return raw(self.device)
+        return torch.cuda.current_stream(self.device).cuda_stream
+
+    def device_guard(self):
+        """A context that makes the output's device current when it is not (the
+        C API runs in the thread's current CUDA context), else None."""
+        if self.device is None:
+            return None
+        import torch
+        if self.device != torch.cuda.current_device():
+            return torch.cuda.device(self.device)
+        return None
+
+
+# Validated launches keyed by everything that goes into the C structs (data
+# pointer, shape, strides, dtype of each operand): a repeated call with the
+# same tensors skips the Python checks. Launches that needed a layout copy
+# are not cached (the copy's address changes). Cleared when full.
+_CACHE_MAX = 1024
+_launch_cache = {}
+
+
+def _signature(fn, lhs, rhs, out):
+    try:
+        a, sfa = lhs
+        b, sfb = rhs
+        return (fn,
+                a.data_ptr(), a.shape, a.stride(), a.dtype, getattr(a, "is_cuda", None),
+                sfa.data_ptr(), sfa.shape, sfa.stride(), sfa.dtype, getattr(sfa, "is_cuda", None),
+                b.data_ptr(), b.shape, b.stride(), b.dtype, getattr(b, "is_cuda", None),
+                sfb.data_ptr(), sfb.shape, sfb.stride(), sfb.dtype, getattr(sfb, "is_cuda", None),
+                out.data_ptr(), out.shape, out.stride(), out.dtype, getattr(out, "is_cuda", None),
+                getattr(out, "device", None))
+    except Exception:  # noqa: BLE001 - not tensors: the full checks say why
+        return None
+
+
+def _prepare(fn, lhs, rhs, out):
+    """(launch, keepalive): from the cache, or validated by _GemmArgs."""
+    key = _signature(fn, lhs, rhs, out)
+    if key is not None:
+        try:
+            hit = _launch_cache.get(key)
+        except TypeError:  # an unhashable stand-in attribute
+            key, hit = None, None
+        if hit is not None:
+            return hit, None
+    args = _GemmArgs(fn, lhs, rhs, out)
+    if key is not None and not args.copied:
+        if len(_launch_cache) >= _CACHE_MAX:
+            _launch_cache.clear()
+        _launch_cache[key] = args.launch
+    return args.launch, args
+
+
+def _run(launch, c_fn, fn, lib, stream, *prefix):
+    s = launch.stream(stream)
+    r = launch.refs
+    guard = launch.device_guard()
+    if guard is None:
+        status = c_fn(*prefix, r[0], r[1], r[2], r[3], r[4], s)
+    else:
+        with guard:
+            status = c_fn(*prefix, r[0], r[1], r[2], r[3], r[4], s)
+    if status:
+        _lib.check(status, fn, lib)
+
+
+def gemm_fp8_fp8_bf16_nt(lhs, rhs, out, *, stream=None) -> None:
+    """D = A · Bᵀ with FP8 inputs, 1x128 A scaling, 128x128 B scaling and a
+    BF16 output (DeepGEMM's ``gemm_fp8_fp8_bf16_nt``; "NT": both operands
+    K-major)::
+
+        D[i, j] = Σ_k A[i, k]·sfa[i, k // 128] · B[j, k]·sfb[j // 128, k // 128]
+
+    Arguments:
+        lhs: ``(A, sfa)``. ``A`` [M, K] ``torch.float8_e4m3fn``, row-major
+            (contiguous, or rows padded to a multiple of 16 bytes). ``sfa``
+            [M, K/128] ``torch.float32``: one scale per row per 128 K-values.
+            The kernel reads it MN-major with strides ``(1, S)``, ``S >= M``,
+            ``S % 4 == 0`` (``get_col_major_tma_aligned_tensor(sfa)``); any
+            other layout of a torch tensor is copied into that one on each call
+            (a small extra kernel: convert once ahead for speed).
+        rhs: ``(B, sfb)``. ``B`` [N, K] ``torch.float8_e4m3fn``, row-major
+            (i.e. the [K, N] operand transposed). ``sfb`` [⌈N/128⌉, K/128]
+            ``torch.float32``, one scale per 128x128 block, contiguous (a torch
+            tensor in another layout is copied).
+        out: ``D`` [M, N] ``torch.bfloat16``, row-major; overwritten.
+        stream: a ``CUstream`` handle (int) to run on; default: PyTorch's
+            current stream of ``out``'s device (0, the legacy default stream,
+            for non-torch tensors).
+
+    Rules: K a positive multiple of 128; N a positive multiple of 8; M >= 0
+    (M = 0 does nothing); every base address 16-byte aligned; all tensors on
+    one CUDA device. Violations raise :class:`DgemmArgumentError` before any
+    GPU work.
+
+    The call is asynchronous (stream-ordered) like a PyTorch op. The first
+    call with a new kernel config compiles that kernel (see :func:`prepare`);
+    later calls reuse it from the in-memory and disk caches
+    (``DGEMM_CACHE_DIR``, default ``~/.cache/dgemm``).
+    Runtime errors raise :class:`DgemmError` with the library's message.
+    """
+    fn = "gemm_fp8_fp8_bf16_nt"
+    launch, keep = _prepare(fn, lhs, rhs, out)
+    if launch.m == 0:
+        return
+    lib = _lib.load()
+    _run(launch, lib.dgemm_gemm_fp8_bf16_nt, fn, lib, stream)
+    del keep  # layout copies live until the launch is queued
+
+
+def bind_gemm_fp8_fp8_bf16_nt(lhs, rhs, out, *, stream=None):
+    """Validates the operands once and returns a no-argument callable that
+    launches the same GEMM again: the C call alone, with no Python checks and
+    no stream or device lookup (the stream is fixed at bind time, and the
+    caller's current device must be the operands'). A scale tensor that needs
+    a layout copy is copied once, here: later changes to the original are not
+    seen, so bind TMA-aligned scales. The callable keeps the tensors alive;
+    their contents may change between calls. Used to measure the C API's own
+    host overhead; handy in tight loops."""
+    fn = "gemm_fp8_fp8_bf16_nt"
+    args = _GemmArgs(fn, lhs, rhs, out)
+    if args.m == 0:
+        return lambda: None
+    lib = _lib.load()
+    launch = args.launch
+    s = launch.stream(stream)
+    refs = launch.refs
+    c_fn = lib.dgemm_gemm_fp8_bf16_nt
+    check = _lib.check
+
+    def call():
+        status = c_fn(refs[0], refs[1], refs[2], refs[3], refs[4], s)
+        if status:
+            check(status, fn, lib)
+
+    call.args = args  # keeps the operands (and copies) alive
+    return call
+
+
+def launch_kernel_ir(kernel_ir, lhs, rhs, out, *, stream=None) -> None:
+    """Compiles kernel-level IR text (what ``dgemm-opt --dgemm-select-config
+    --dgemm-lower-to-kernel`` prints, possibly edited by hand) with the rest
+    of the pipeline and launches it on a normal GEMM's operands, which follow
+    the rules of :func:`gemm_fp8_fp8_bf16_nt`."""
+    fn = "launch_kernel_ir"
+    args = _GemmArgs(fn, lhs, rhs, out)
+    if args.m == 0:
+        return
+    lib = _lib.load()
+    _run(args.launch, lib.dgemm_launch_kernel_ir, fn, lib, stream, kernel_ir.encode())
+
+
+def _check_mnk(fn, m, n, k):
+    for name, v in (("m", m), ("n", n), ("k", k)):
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            _fail(fn, "%s must be a non-negative int, got %r", name, v)
+
+
+def config(m: int, n: int, k: int) -> str:
+    """The kernel config the runtime chooses for a normal GEMM of this shape,
+    as text (``#dgemm.config<block_m = ..., block_n = ..., ...>``). Needs no
+    GPU."""
+    fn = "config"
+    _check_mnk(fn, m, n, k)
+    lib = _lib.load()
+    size = 1024
+    while True:
+        buf = ctypes.create_string_buffer(size)
+        status = lib.dgemm_gemm_config(m, n, k, buf, size)
+        # A buffer too small is INVALID_ARGUMENT with buf[0] = 0 (or, from
+        # older libraries, silently truncated text): ask again with more room.
+        small = (status == _lib.ERROR_INVALID_ARGUMENT and "bytes" in _lib.last_error(lib)) \
+            or (status == _lib.OK and len(buf.value) >= size - 1)
+        if small and size < 1 << 20:
+            size *= 16
+            continue
+        _lib.check(status, "dgemm_gemm_config", lib)
+        return buf.value.decode("utf-8", "replace")
+
+
+def prepare(m: int, n: int, k: int):
+    """Compiles (or fetches from the caches) the normal GEMM kernel for this
+    shape without launching it. Returns ``(compile_ms, info)``: the time the
+    runtime spent compiling (0.0 on a cache hit) and its ``"config=...;
+    registers=...; ..."`` text."""
+    fn = "prepare"
+    _check_mnk(fn, m, n, k)
+    lib = _lib.load()
+    ms = ctypes.c_double(0.0)
+    info = ctypes.create_string_buffer(4096)
+    _lib.check(lib.dgemm_gemm_prepare(m, n, k, ctypes.byref(ms), info, len(info)),
+               "dgemm_gemm_prepare", lib)
+    return ms.value, info.value.decode("utf-8", "replace")
+
+
+def compile_to_ptx(dgemm_ir: str) -> str:
+    """Compiles dgemm IR text (a module of dgemm ops) to PTX with the
+    dgemm-to-ptx pipeline. Needs no GPU."""
+    lib = _lib.load()
+    ptr = ctypes.c_void_p()
+    _lib.check(lib.dgemm_compile_to_ptx(dgemm_ir.encode(), ctypes.byref(ptr)),
+               "dgemm_compile_to_ptx", lib)
+    try:
+        return ctypes.string_at(ptr.value).decode("utf-8", "replace") if ptr.value else ""
+    finally:
+        if ptr.value:
+            lib.dgemm_free(ptr)
+
+
+__all__ = ["gemm_fp8_fp8_bf16_nt", "bind_gemm_fp8_fp8_bf16_nt", "launch_kernel_ir",
+           "config", "prepare", "compile_to_ptx"]

@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+#===- device-run.sh - test and benchmark dgemm on the GPU machine ---------===#
+#
+# The one script to run on the GPU machine, from the repository root, with
+# the bundle carried along (it is git-ignored):
+#
+#   run(command="bash scripts/device-run.sh", carry=[".bundle"])
+#
+# Steps (each with a timeout inside one overall budget, so the default run
+# stays under 9 minutes of GPU time; a failing step does not stop the next):
+#   1. unpack .bundle/dgemm.tar.xz to /tmp/dgemm; export DGEMM_LIB,
+#      PYTHONPATH, DGEMM_OPT, DGEMM_CACHE_DIR and CUDA_CACHE_PATH (both
+#      emptied, and not shared with the tests: compile and JIT times are cold)
+#   2. nvidia-smi, Python, PyTorch and bundle versions
+#   3. the Python package tests (test/Python, GPU tests included)
+#   4. GPU execution tests: test/Integration/GPU/test_*.py, if present
+#   5. bench/run_bench.py: shapes.csv + $RANDOM_SHAPES random shapes
+#      -> $OUT/bench.jsonl, then a warm-start probe in a new process
+#      -> $OUT/bench-warm.jsonl, and $OUT/RESULTS.md (scripts/gen_results.py)
+#   6. with SANITIZE=1: compute-sanitizer memcheck and racecheck on
+#      run_bench.py --sanitize -> $OUT/memcheck.log, $OUT/racecheck.log
+#   7. a short status table and the benchmark table, last
+# Everything printed is also in $OUT/device-run.log. Exit status: 0 if every
+# step passed.
+#
+# Knobs (environment): RANDOM_SHAPES (40), SANITIZE (0), BENCH (1; 0 skips
+# steps 5), TESTS (1; 0 skips steps 3-4), BUDGET_S (510: the whole run),
+# BENCH_ARGS (extra run_bench.py arguments), DGEMM_COMMIT (the commit to
+# record; the GPU machine gets no .git, so also read from .bundle/COMMIT),
+# RACECHECK_FILTER (default "--kernel-name kns=dgemm": racecheck only our
+# kernels; set empty to check every kernel).
+#
+#===----------------------------------------------------------------------===#
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 2
+OUT=${OUT:-/tmp/dgemm-device-out}
+mkdir -p "$OUT"
+
+RANDOM_SHAPES=${RANDOM_SHAPES:-40}
+SANITIZE=${SANITIZE:-0}
+BENCH=${BENCH:-1}
+TESTS=${TESTS:-1}
+BUDGET_S=${BUDGET_S:-510}
+BENCH_ARGS=${BENCH_ARGS:-}
+RACECHECK_FILTER=${RACECHECK_FILTER---kernel-name kns=dgemm}
+start=$(date +%s)
+steps=()
+failed=0
+
+remaining() { echo $((BUDGET_S - ($(date +%s) - start))); }
+# cap(SECONDS): SECONDS, or what is left of the budget if less (at least 5).
+cap() {
+  local c=$1 r
+  r=$(remaining)
+  ((r < c)) && c=$r
+  ((c < 5)) && c=5
+  echo "$c"
+}
+# step NAME RC: records a step's outcome for the closing table.
+step() {
+  local what
+  case $2 in
+    0) what="ok" ;;
+    124 | 137) what="TIMED OUT (exit $2)" ;;
+    skip*) what="$2" ;;
+    *) what="FAILED (exit $2)" ;;
+  esac
+  case $2 in 0 | skip*) ;; *) failed=1 ;; esac
+  steps+=("$(printf '%-34s %s' "$1" "$what")")
+}
+banner() { printf '\n==== %s  [%ss elapsed, %ss left]\n' "$1" $(($(date +%s) - start)) "$(remaining)"; }
+
+run_steps() {
+  banner "dgemm device run $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+
+  # 1. The bundle.
+  local bundle=.bundle/dgemm.tar.xz
+  if [ ! -f "$bundle" ]; then
+    echo "device-run: $bundle is missing: build it here with"
+    echo "  scripts/build.sh build-bundle -DDGEMM_BUNDLE=ON"
+    echo "and call run with carry=[\".bundle\"] (.bundle/ is git-ignored)."
+    step "unpack bundle" 2
+    return 0
+  fi
+  rm -rf /tmp/dgemm && mkdir -p /tmp/dgemm &&
+    tar -C /tmp/dgemm -xJf "$bundle"
+  local rc=$?
+  step "unpack bundle" $rc
+  [ $rc -eq 0 ] || return 0
+  export DGEMM_LIB=/tmp/dgemm/dgemm/lib/libdgemm.so
+  export DGEMM_OPT=/tmp/dgemm/dgemm/bin/dgemm-opt
+  export PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}"
+  # The benchmark's caches start empty (cold compile and driver JIT numbers);
+  # the tests use caches of their own so they do not warm the benchmark's.
+  export DGEMM_CACHE_DIR=/tmp/dgemm-cache
+  export CUDA_CACHE_PATH=/tmp/nv-compute-cache
+  export PYTHONUNBUFFERED=1
+  export PATH="/tmp/dgemm/dgemm/bin:$PATH:/usr/local/cuda/bin"
+  rm -rf "$DGEMM_CACHE_DIR" "$CUDA_CACHE_PATH" /tmp/dgemm-cache-tests /tmp/nv-compute-cache-tests
+  if [ -z "${DGEMM_COMMIT:-}" ] && [ -f .bundle/COMMIT ]; then
+    DGEMM_COMMIT=$(cat .bundle/COMMIT)
+  fi
+  export DGEMM_COMMIT=${DGEMM_COMMIT:-unknown}
+
+  # 2. Versions.
+  banner "versions"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,power.limit \
+    --format=csv || true
+  python3 -c 'import sys, torch; print("python", sys.version.split()[0], "| torch",
+torch.__version__, "| CUDA", torch.version.cuda, "|", torch.cuda.get_device_name(0),
+torch.cuda.get_device_capability(0))' || true
+  ls -l "$DGEMM_LIB" "$DGEMM_OPT"
+  sha256sum "$DGEMM_LIB" | cut -c1-16
+  echo "commit: $DGEMM_COMMIT"
+  command -v compute-sanitizer >/dev/null && compute-sanitizer --version | tail -1
+
+  # 3-4. Tests.
+  if [ "$TESTS" = 1 ]; then
+    banner "Python package tests (test/Python)"
+    DGEMM_CACHE_DIR=/tmp/dgemm-cache-tests CUDA_CACHE_PATH=/tmp/nv-compute-cache-tests \
+      timeout -k 10 "$(cap 150)" python3 -m unittest discover -s test/Python -v 2>&1
+    step "python tests" $?
+    local t
+    for t in test/Integration/GPU/test_*.py; do
+      [ -f "$t" ] || continue
+      banner "GPU execution test $t"
+      DGEMM_CACHE_DIR=/tmp/dgemm-cache-tests CUDA_CACHE_PATH=/tmp/nv-compute-cache-tests \
+        timeout -k 10 "$(cap 120)" python3 "$t" 2>&1
+      step "$(basename "$t")" $?
+    done
+  else
+    step "tests" "skipped (TESTS=0)"
+  fi
+
+  # 5. Benchmark.
+  if [ "$BENCH" = 1 ]; then
+    local left budget
+    left=$(remaining)
+    # Leave room for the warm probe, gen_results and (maybe) the sanitizers.
+    budget=$((left - 60 - (SANITIZE == 1 ? 150 : 0)))
+    ((budget < 30)) && budget=30
+    banner "benchmark: shapes.csv + $RANDOM_SHAPES random shapes (time budget ${budget}s)"
+    # shellcheck disable=SC2086
+    timeout -k 15 $((budget + 60)) python3 bench/run_bench.py --out "$OUT/bench.jsonl" \
+      --random "$RANDOM_SHAPES" --time-budget "$budget" $BENCH_ARGS 2>&1
+    step "benchmark + checks" $?
+    banner "warm start: prepare + first call in a new process (disk cache filled)"
+    timeout -k 5 "$(cap 45)" python3 bench/run_bench.py --prepare-only \
+      --out "$OUT/bench-warm.jsonl" --time-budget 25 2>&1
+    step "warm-start probe" $?
+    if [ -s "$OUT/bench.jsonl" ]; then
+      python3 scripts/gen_results.py "$OUT/bench.jsonl" --warm "$OUT/bench-warm.jsonl" \
+        --out "$OUT/RESULTS.md" 2>&1
+      step "gen_results" $?
+    fi
+  else
+    step "benchmark" "skipped (BENCH=0)"
+  fi
+
+  # 6. Sanitizers.
+  if [ "$SANITIZE" = 1 ]; then
+    if command -v compute-sanitizer >/dev/null; then
+      banner "compute-sanitizer memcheck"
+      timeout -k 10 "$(cap 240)" compute-sanitizer --tool memcheck --error-exitcode 99 \
+        --print-limit 50 python3 bench/run_bench.py --sanitize >"$OUT/memcheck.log" 2>&1
+      rc=$?
+      tail -n 25 "$OUT/memcheck.log"
+      step "memcheck" $rc
+      banner "compute-sanitizer racecheck"
+      # shellcheck disable=SC2086
+      timeout -k 10 "$(cap 240)" compute-sanitizer --tool racecheck --error-exitcode 99 \
+        --print-limit 50 $RACECHECK_FILTER python3 bench/run_bench.py --sanitize \
+        >"$OUT/racecheck.log" 2>&1
+      rc=$?
+      tail -n 25 "$OUT/racecheck.log"
+      step "racecheck" $rc
+    else
+      step "sanitizers" 127
+      echo "device-run: compute-sanitizer not found"
+    fi
+  fi
+}
+
+main() {
+  run_steps
+
+  # 7. The tables, last.
+  banner "summary"
+  if [ -s "$OUT/bench.jsonl" ]; then
+    python3 bench/run_bench.py --table-from "$OUT/bench.jsonl"
+    echo
+  fi
+  printf '%s\n' "${steps[@]}"
+  echo "outputs in \$OUT:" "$OUT"/*
+  if [ $failed -eq 0 ]; then
+    echo "device-run: ALL STEPS PASSED"
+  else
+    echo "device-run: SOME STEPS FAILED"
+  fi
+  return $failed
+}
+
+main 2>&1 | tee "$OUT/device-run.log"
+exit "${PIPESTATUS[0]}"

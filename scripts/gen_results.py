@@ -1,0 +1,321 @@
+#!/usr/bin/env python3
+#===- gen_results.py - bench/RESULTS.md from run_bench.py's JSON lines ---===#
+"""Writes bench/RESULTS.md from the JSON lines bench/run_bench.py wrote on the
+GPU machine: every number in it comes from the records, none is typed.
+
+  scripts/gen_results.py bench.jsonl [--warm bench-warm.jsonl]
+                         [--out bench/RESULTS.md] [--commit HASH]
+
+Sections: the run (date, commit, device, versions, library hash, method);
+a summary per set of shapes (checks passed, geometric means of dgemm TFLOPS
+and of the ratios to torch blockwise and cuBLAS per-tensor, taken over the
+shapes that have both numbers); one table per set (shapes.csv, then random
+or other shapes); failures with their first bad element or error.
+``--commit`` overrides the commit of the run's meta record (the GPU machine
+has no .git, so that is often "unknown").
+"""
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def read_jsonl(path):
+    recs = []
+    for ln in Path(path).read_text().splitlines():
+        ln = ln.strip()
+        if not ln:
+            continue
+        try:
+            recs.append(json.loads(ln))
+        except json.JSONDecodeError:
+            pass  # a line cut short when the run was killed
+    return recs
+
+
+def num(rec, *path):
+    cur = rec
+    for p in path:
+        if not isinstance(cur, dict) or p not in cur:
+            return None
+        cur = cur[p]
+    if isinstance(cur, bool) or not isinstance(cur, (int, float)):
+        return None
+    return cur if math.isfinite(cur) else None
+
+
+def geomean(vals):
+    vals = [v for v in vals if v is not None and v > 0]
+    if not vals:
+        return None
+    return math.exp(sum(math.log(v) for v in vals) / len(vals))
+
+
+def median(vals):
+    vals = sorted(v for v in vals if v is not None)
+    if not vals:
+        return None
+    h = len(vals) // 2
+    return vals[h] if len(vals) % 2 else (vals[h - 1] + vals[h]) / 2
+
+
+def fmt(v, nd=0):
+    return "-" if v is None else ("%%.%df" % nd) % v
+
+
+def fmt_rate(v):
+    """TFLOPS / GB/s: integers from 100 up, one decimal below."""
+    if v is None:
+        return "-"
+    return "%.0f" % v if v >= 100 else "%.1f" % v
+
+
+def short_config(text):
+    import re
+    if not text:
+        return "-"
+    fields = dict(re.findall(r'(\w+)\s*=\s*"?([\w.+-]+)"?', text))
+    if "block_m" not in fields or "block_n" not in fields:
+        return text.replace("|", "/")[:40]
+    s = "%sx%s" % (fields["block_m"], fields["block_n"])
+    if "stages" in fields:
+        s += " s%s" % fields["stages"]
+    if fields.get("cluster", "1") != "1":
+        mc = fields.get("multicast", "")
+        s += " c%s%s" % (fields["cluster"], "" if mc in ("", "none") else mc)
+    return s
+
+
+def status(rec):
+    if rec.get("skipped"):
+        return "skipped"
+    if rec.get("error"):
+        return "ERROR"
+    chk = rec.get("check") or {}
+    return "ok" if chk.get("ok") is True else "FAIL"
+
+
+def tflops(rec, peer=None):
+    return num(rec, "tflops") if peer is None else num(rec, "peers", peer, "tflops")
+
+
+def ratio(rec, peer):
+    t, p = tflops(rec), tflops(rec, peer)
+    return t / p if t and p else None
+
+
+def peer_cell(rec, peer):
+    t = tflops(rec, peer)
+    if t is not None:
+        return fmt_rate(t)
+    err = ((rec.get("peers") or {}).get(peer) or {}).get("error")
+    return "n/a" if err else "-"
+
+
+def check_cell(rec):
+    s = status(rec)
+    chk = rec.get("check") or {}
+    if s == "ok":
+        return "ok (%.1e)" % chk["calc_diff"] if num(chk, "calc_diff") is not None else "ok"
+    if s == "FAIL":
+        parts = []
+        if chk.get("bad"):
+            parts.append("%d bad" % chk["bad"])
+        if chk.get("nan_left"):
+            parts.append("%d unwritten" % chk["nan_left"])
+        if chk.get("guard_ok") is False or chk.get("guard_ok_after_timing") is False:
+            parts.append("guard hit")
+        if chk.get("deterministic") is False:
+            parts.append("not deterministic")
+        return "**FAIL** " + ", ".join(parts)
+    return "**%s**" % s if s == "ERROR" else s
+
+
+def shape_label(rec):
+    return "%d | %d | %d" % (rec["m"], rec["n"], rec["k"])
+
+
+def table(recs, warm):
+    head = ("| M | N | K | config | dgemm µs | dgemm TFLOPS | GB/s | torch blockwise TFLOPS "
+            "| cuBLAS per-tensor TFLOPS | vs torch | vs cuBLAS | compile ms | host µs (py / C) "
+            "| check |")
+    lines = [head, "|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|"]
+    if warm:
+        lines[0] = lines[0][:-len("| check |")] + "| warm load ms | check |"
+        lines[1] = lines[1][:-len("---|")] + "--:|---|"
+    for r in recs:
+        host_py, host_c = num(r, "host_us", "dgemm_python"), num(r, "host_us", "dgemm_c")
+        cells = [shape_label(r), short_config(r.get("config")), fmt(num(r, "us"), 1),
+                 fmt_rate(tflops(r)), fmt_rate(num(r, "gbps")),
+                 peer_cell(r, "torch_blockwise"), peer_cell(r, "cublas_per_tensor"),
+                 fmt(ratio(r, "torch_blockwise"), 2), fmt(ratio(r, "cublas_per_tensor"), 2),
+                 fmt(num(r, "compile_ms"), 0),
+                 "%s / %s" % (fmt(host_py, 1), fmt(host_c, 1)) if host_py is not None else "-"]
+        if warm:
+            w = warm.get((r["m"], r["n"], r["k"]))
+            cells.append(fmt(num(w, "warm_prepare_ms"), 1) if w else "-")
+        cells.append(check_cell(r))
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def summary_row(label, recs):
+    ok = sum(1 for r in recs if status(r) == "ok")
+    ran = sum(1 for r in recs if status(r) != "skipped")
+    return "| %s | %d | %d / %d | %s | %s | %s |" % (
+        label, len(recs), ok, ran, fmt_rate(geomean([tflops(r) for r in recs])),
+        fmt(geomean([ratio(r, "torch_blockwise") for r in recs]), 2),
+        fmt(geomean([ratio(r, "cublas_per_tensor") for r in recs]), 2))
+
+
+def render(records, source_name, commit=None, warm_records=None):
+    meta = next((r for r in records if r.get("type") == "meta"), {})
+    summary = next((r for r in records if r.get("type") == "summary"), {})
+    shapes = [r for r in records if r.get("type") == "shape"]
+    warm = {(r["m"], r["n"], r["k"]): r for r in (warm_records or [])
+            if r.get("type") == "shape"}
+    csv_recs = [r for r in shapes if r.get("source") == "csv"]
+    other = [r for r in shapes if r.get("source") != "csv"]
+    small = [r for r in csv_recs if r["m"] <= 128]
+    large = [r for r in csv_recs if r["m"] > 128]
+    tol = meta.get("tolerance") or {}
+    args = meta.get("args") or {}
+
+    out = ["# dgemm benchmark results", "",
+           "Generated by `scripts/gen_results.py` from `%s` (written by `bench/run_bench.py` "
+           "on the GPU machine). Do not edit by hand: rerun the benchmark and regenerate."
+           % source_name, ""]
+    device = meta.get("device", "unknown device")
+    if meta.get("sms"):
+        device += " (%s SMs" % meta["sms"]
+        device += ", %s GiB)" % meta["memory_gib"] if meta.get("memory_gib") else ")"
+    out += ["- Date: %s" % meta.get("date", "unknown"),
+            "- Commit: %s" % (commit or meta.get("commit", "unknown")),
+            "- Device: %s; driver %s; CUDA %s; PyTorch %s; Python %s" % (
+                device, meta.get("driver", "?"), meta.get("cuda", "?"), meta.get("torch", "?"),
+                meta.get("python", "?")),
+            "- Library: `%s`, sha256 `%s`" % (meta.get("lib", "?"),
+                                              (meta.get("lib_sha256") or "?")[:16])]
+    if meta.get("nvidia_smi"):
+        out.append("- nvidia-smi (driver, max SM clock, max memory clock, power limit): %s"
+                   % meta["nvidia_smi"])
+    out += ["- Method: TFLOPS = 2·M·N·K / median of %s calls, each timed with CUDA events "
+            "after a 1 GiB memset (cold L2), after %s warm-up calls; one harness for dgemm "
+            "and both peers, same FP8 inputs. Peers: `torch._scaled_mm` with DeepSeek "
+            "blockwise scales (1x128 A, 128x128 B; cuBLASLt) and with per-tensor scales "
+            "(cuBLAS FP8 without block scaling: a speed reference, not a peer). GB/s counts "
+            "A, B, scales and D once. Compile ms: `dgemm_gemm_prepare` (0: config already "
+            "compiled by an earlier shape). Host µs: one cache-hit call on an idle GPU, "
+            "median, full Python call / bare C call." % (args.get("iters", "?"),
+                                                        args.get("warmup", "?")),
+            "- Check: fresh random FP8 inputs with block scales over 2^-8..2^8, output "
+            "poisoned with NaN and guarded; against a float64 reference: calc_diff < %s and "
+            "|D - ref| <= %s·|ref| + %s·rms for every element; guards intact; bitwise equal "
+            "to a call through the scale-layout copy path." % (
+                tol.get("calc_diff_max", "?"), tol.get("rtol", "?"), tol.get("atol_rms", "?")),
+            ""]
+    if summary.get("context_lost"):
+        out += ["**The run lost its CUDA context:** %s" % summary["context_lost"], ""]
+    if summary.get("aborted"):
+        out += ["**The run was aborted:** %s" % summary["aborted"], ""]
+    if not summary:
+        out += ["**The run ended without a summary record (killed or timed out); "
+                "the shapes below are those it finished.**", ""]
+
+    out += ["## Summary", "",
+            "Geometric means over the shapes that have both numbers.", "",
+            "| shapes | count | checks passed | dgemm TFLOPS | dgemm / torch blockwise "
+            "| dgemm / cuBLAS per-tensor |",
+            "|---|--:|--:|--:|--:|--:|"]
+    if small:
+        out.append(summary_row("shapes.csv, M ≤ 128", small))
+    if large:
+        out.append(summary_row("shapes.csv, M > 128", large))
+    if csv_recs:
+        out.append(summary_row("shapes.csv, all", csv_recs))
+    if other:
+        out.append(summary_row("random and other shapes", other))
+    out.append(summary_row("everything", shapes))
+    hp = [num(r, "host_us", "dgemm_python") for r in shapes]
+    hc = [num(r, "host_us", "dgemm_c") for r in shapes]
+    ht = [num(r, "host_us", "torch_blockwise") for r in shapes]
+    cm = [num(r, "compile_ms") for r in shapes if num(r, "compile_ms")]
+    out += [""]
+    if any(v is not None for v in hp):
+        out.append("Host overhead of a cache-hit call, median over shapes: %s µs through Python, "
+                   "%s µs for the bare C call%s." % (
+                       fmt(median(hp), 1), fmt(median(hc), 1),
+                       "; torch blockwise %s µs" % fmt(median(ht), 1)
+                       if any(v is not None for v in ht) else ""))
+    if cm:
+        out.append("Cold compile (shapes whose kernel was not cached yet: %d): %s ms median, "
+                   "%s ms max." % (
+            len(cm), fmt(median(cm), 0), fmt(max(cm), 0)))
+    if warm:
+        wp = [num(w, "warm_prepare_ms") for w in warm.values()]
+        wf = [num(w, "warm_first_call_ms") for w in warm.values()]
+        if any(v is not None for v in wp):
+            out.append("Warm start (a new process, disk cache filled): prepare %s ms median, "
+                       "%s ms max; first call %s ms median." % (
+                           fmt(median(wp), 1), fmt(max(v for v in wp if v is not None), 1),
+                           fmt(median(wf), 1)))
+    out.append("")
+
+    if csv_recs:
+        out += ["## DeepSeek-V3 shapes (bench/shapes.csv, normal)", ""] + table(csv_recs, warm) + [""]
+    if other:
+        out += ["## Random and other shapes (seed %s)" % args.get("seed", "?"), ""] + \
+            table(other, warm) + [""]
+
+    bad = [r for r in shapes if status(r) in ("FAIL", "ERROR")]
+    peer_bad = [r for r in shapes if (r.get("peers") or {}).get("torch_blockwise", {})
+                .get("check", {}).get("ok") is False]
+    if bad or peer_bad:
+        out += ["## Failures", ""]
+        for r in bad:
+            chk = r.get("check") or {}
+            if r.get("error"):
+                why = "`%s`" % str(r["error"]).strip().splitlines()[-1][:300].replace("`", "'")
+            else:
+                why = "calc_diff %s, %s bad elements (rows %s, cols %s; first [i, j, d, ref, rms] " \
+                      "= %s), %s unwritten, guards %s, deterministic %s" % (
+                          chk.get("calc_diff"), chk.get("bad"), chk.get("bad_rows"),
+                          chk.get("bad_cols"), chk.get("first_bad"), chk.get("nan_left"),
+                          "intact" if chk.get("guard_ok") else "HIT", chk.get("deterministic"))
+            out.append("- M=%d N=%d K=%d: %s" % (r["m"], r["n"], r["k"], why))
+        for r in peer_bad:
+            out.append("- M=%d N=%d K=%d: torch blockwise failed the same check (calc_diff %s): "
+                       "suspect the reference or tolerance" % (
+                           r["m"], r["n"], r["k"],
+                           r["peers"]["torch_blockwise"]["check"].get("calc_diff")))
+        out.append("")
+    skipped = [r for r in shapes if status(r) == "skipped"]
+    if skipped:
+        out += ["%d shapes were skipped: %s" % (len(skipped), skipped[0].get("skipped")), ""]
+    return "\n".join(out)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("jsonl", type=Path)
+    ap.add_argument("--warm", type=Path, help="JSON lines of run_bench.py --prepare-only")
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "RESULTS.md")
+    ap.add_argument("--commit", help="commit to print instead of the run's")
+    args = ap.parse_args(argv)
+    records = read_jsonl(args.jsonl)
+    if not any(r.get("type") == "shape" for r in records):
+        print("gen_results: no shape records in %s" % args.jsonl, file=sys.stderr)
+        return 1
+    warm = read_jsonl(args.warm) if args.warm and args.warm.is_file() else None
+    text = render(records, args.jsonl.name, args.commit, warm)
+    args.out.write_text(text + "\n")
+    print("gen_results: wrote %s (%d shapes)" % (
+        args.out, sum(1 for r in records if r.get("type") == "shape")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,144 @@
+#===- test_gen_results.py - RESULTS.md from a small fake run -------------===#
+"""scripts/gen_results.py on a fake JSON lines file: every number in the
+Markdown is computed from the records (TFLOPS, ratios, geometric means),
+failures, errors, unsupported peers and skipped shapes are shown."""
+import json
+import math
+import tempfile
+import unittest
+from pathlib import Path
+
+import _support  # noqa: F401 - puts scripts/ and bench/ on sys.path
+import gen_results as gr
+import run_bench as rb
+
+
+def rec(i, m, n, k, us, torch_us, cublas_us, source="csv", **extra):
+    r = dict(type="shape", index=i, source=source, layout="normal", m=m, n=n, k=k,
+             config="#dgemm.config<block_m = 128, block_n = 160, stages = 5, cluster = 2, "
+                    "multicast = b>",
+             us=us, tflops=rb.tflops(m, n, k, us), gbps=rb.gbps(m, n, k, us),
+             compile_ms=900.0 + i, host_us=dict(dgemm_python=10.0 + i, dgemm_c=3.0,
+                                                torch_blockwise=14.0),
+             check=dict(ok=True, calc_diff=1.5e-6, bad=0, nan_left=0, guard_ok=True,
+                        deterministic=True),
+             peers=dict(torch_blockwise=dict(us=torch_us, tflops=rb.tflops(m, n, k, torch_us),
+                                             check=dict(ok=True, calc_diff=1.4e-6)),
+                        cublas_per_tensor=dict(us=cublas_us,
+                                               tflops=rb.tflops(m, n, k, cublas_us))))
+    r.update(extra)
+    return r
+
+
+META = dict(type="meta", date="2026-12-01T10:00:00Z", commit="unknown", device="NVIDIA H200",
+            sms=132, memory_gib=139.8, driver="580.95", cuda="13.0", torch="2.11.0",
+            python="3.12.3", lib="/tmp/dgemm/dgemm/lib/libdgemm.so", lib_sha256="ab" * 32,
+            args=dict(iters=30, warmup=3, seed=1),
+            tolerance=dict(rtol=0.01, atol_rms=0.02, calc_diff_max=0.001))
+
+
+class GenResults(unittest.TestCase):
+    def write(self, records, name="bench.jsonl"):
+        d = Path(tempfile.mkdtemp())
+        p = d / name
+        p.write_text("".join(json.dumps(r) + "\n" for r in records))
+        return p
+
+    def run_gen(self, records, *extra, warm=None):
+        p = self.write(records)
+        out = p.parent / "RESULTS.md"
+        argv = [str(p), "--out", str(out)] + list(extra)
+        if warm is not None:
+            argv += ["--warm", str(self.write(warm, "warm.jsonl"))]
+        self.assertEqual(gr.main(argv), 0)
+        return out.read_text()
+
+    def test_numbers_come_from_the_records(self):
+        m, n, k = 4096, 7168, 2048
+        r0 = rec(0, 64, 2112, 7168, 20.0, 40.0, 20.0)              # vs torch 2.00, vs cuBLAS 1.00
+        r1 = rec(1, m, n, k, 100.0, 125.0, 80.0)                   # 1.25, 0.80
+        r2 = rec(2, 1000, 4096, 1024, 50.0, 50.0, 50.0, source="random",
+                 peers=dict(torch_blockwise=dict(error="RuntimeError: unsupported"),
+                            cublas_per_tensor=dict(error="RuntimeError: mat1 dims")))
+        text = self.run_gen([META, r0, r1, r2, dict(type="summary", failed=[])],
+                            "--commit", "0123abcd")
+        self.assertIn("- Commit: 0123abcd", text)
+        self.assertIn("- Date: 2026-12-01T10:00:00Z", text)
+        self.assertIn("NVIDIA H200 (132 SMs, 139.8 GiB); driver 580.95; CUDA 13.0; PyTorch 2.11.0",
+                      text)
+        t1 = 2 * m * n * k / 100e-6 / 1e12
+        row1 = next(ln for ln in text.splitlines() if ln.startswith("| 4096 | 7168 | 2048 |"))
+        cells = [c.strip() for c in row1.strip("|").split("|")]
+        self.assertEqual(cells[3], "128x160 s5 c2b")
+        self.assertEqual(cells[4], "100.0")
+        self.assertEqual(cells[5], "%.0f" % t1)
+        self.assertEqual(cells[7], "%.0f" % (t1 / 1.25))
+        self.assertEqual(cells[9], "1.25")
+        self.assertEqual(cells[10], "0.80")
+        self.assertEqual(cells[11], "901")
+        self.assertEqual(cells[12], "11.0 / 3.0")
+        self.assertEqual(cells[13], "ok (1.5e-06)")
+        # Unsupported peers: n/a, no ratio.
+        row2 = next(ln for ln in text.splitlines() if ln.startswith("| 1000 | 4096 | 1024 |"))
+        cells2 = [c.strip() for c in row2.strip("|").split("|")]
+        self.assertEqual((cells2[7], cells2[8], cells2[9]), ("n/a", "n/a", "-"))
+        # Summary geometric means.
+        small = next(ln for ln in text.splitlines() if ln.startswith("| shapes.csv, M ≤ 128 |"))
+        self.assertIn("| 1 | 1 / 1 |", small)
+        self.assertIn("| 2.00 | 1.00 |", small)
+        allcsv = next(ln for ln in text.splitlines() if ln.startswith("| shapes.csv, all |"))
+        self.assertIn("| %.2f | %.2f |" % (math.sqrt(2.0 * 1.25), math.sqrt(1.0 * 0.8)), allcsv)
+        self.assertIn("## Random and other shapes (seed 1)", text)
+        self.assertIn("Cold compile (shapes whose kernel was not cached yet: 3): 901 ms median, "
+                      "902 ms max.", text)
+        self.assertIn("11.0 µs through Python, 3.0 µs for the bare C call; torch blockwise 14.0 µs",
+                      text)
+        self.assertNotIn("## Failures", text)
+        self.assertNotIn("without a summary", text)
+
+    def test_failures_errors_and_skips(self):
+        bad = rec(1, 128, 7168, 16384, 60.0, 70.0, 55.0)
+        bad["check"] = dict(ok=False, calc_diff=3e-2, bad=4096, nan_left=128, guard_ok=False,
+                            deterministic=True, bad_rows=[0, 127], bad_cols=[7040, 7167],
+                            first_bad=[0, 7040, 1.0, 2.0, 0.5])
+        err = dict(type="shape", index=2, source="csv", m=4096, n=2112, k=7168,
+                   error="Traceback (most recent call last):\n...\n"
+                         "dgemm._lib.DgemmError: dgemm_gemm_prepare failed: DGEMM_ERROR_COMPILE: x")
+        skip = dict(type="shape", index=3, source="random", m=5, n=16, k=128,
+                    skipped="time budget of 300 s spent")
+        peer_bad = rec(4, 64, 4096, 7168, 30.0, 30.0, 30.0)
+        peer_bad["peers"]["torch_blockwise"]["check"] = dict(ok=False, calc_diff=0.5)
+        text = self.run_gen([META, rec(0, 64, 2112, 7168, 20.0, 40.0, 20.0), bad, err, skip,
+                             peer_bad])
+        self.assertIn("**FAIL** 4096 bad, 128 unwritten, guard hit", text)
+        self.assertIn("**ERROR**", text)
+        self.assertIn("## Failures", text)
+        self.assertIn("- M=128 N=7168 K=16384: calc_diff 0.03, 4096 bad elements (rows [0, 127], "
+                      "cols [7040, 7167]", text)
+        self.assertIn("- M=4096 N=2112 K=7168: `dgemm._lib.DgemmError: dgemm_gemm_prepare failed",
+                      text)
+        self.assertIn("torch blockwise failed the same check (calc_diff 0.5)", text)
+        self.assertIn("1 shapes were skipped: time budget of 300 s spent", text)
+        self.assertIn("ended without a summary record", text)
+        everything = next(ln for ln in text.splitlines() if ln.startswith("| everything |"))
+        self.assertIn("| 5 | 2 / 4 |", everything)
+
+    def test_warm_column(self):
+        warm = [dict(type="meta"), dict(type="shape", m=64, n=2112, k=7168, warm_prepare_ms=3.25,
+                                        warm_first_call_ms=1.5)]
+        text = self.run_gen([META, rec(0, 64, 2112, 7168, 20.0, 40.0, 20.0),
+                             rec(1, 128, 2112, 7168, 20.0, 40.0, 20.0)], warm=warm)
+        self.assertIn("| warm load ms | check |", text)
+        row = next(ln for ln in text.splitlines() if ln.startswith("| 64 | 2112 | 7168 |"))
+        self.assertIn("| 3.2 | ok", row)
+        row = next(ln for ln in text.splitlines() if ln.startswith("| 128 | 2112 | 7168 |"))
+        self.assertIn("| - | ok", row)
+        self.assertIn("Warm start (a new process, disk cache filled): prepare 3.2 ms median", text)
+
+    def test_no_shapes_is_an_error(self):
+        p = self.write([META])
+        self.assertEqual(gr.main([str(p), "--out", str(p.parent / "R.md")]), 1)
+
+
+if __name__ == "__main__":
+    unittest.main()

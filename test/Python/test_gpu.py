@@ -1,0 +1,136 @@
+#===- test_gpu.py - the Python package on a Hopper GPU -------------------===#
+"""Runs where PyTorch sees an sm_90 GPU and libdgemm.so exports the C API
+(the GPU machine: scripts/device-run.sh); skipped elsewhere with the reason.
+
+Small shapes with partial tiles, every A-scale layout the package accepts
+(bitwise-identical results), a side stream, argument errors with real torch
+tensors, config/prepare, and the per-token/per-block casts on the GPU. The
+numerical check is run_bench's (guarded, NaN-poisoned output; float64
+reference; calc_diff and elementwise bounds)."""
+import unittest
+
+import _support as S
+
+import dgemm
+from dgemm import DgemmArgumentError
+
+try:
+    import torch
+    HAVE_GPU = torch.cuda.is_available() and torch.cuda.get_device_capability() == (9, 0)
+    WHY = "no sm_90 GPU visible to PyTorch"
+except ImportError:
+    HAVE_GPU, WHY = False, "PyTorch not installed"
+
+SHAPES = [(1, 128, 128), (7, 24, 256), (129, 136, 384), (200, 392, 640), (256, 2112, 1024),
+          (64, 7168, 2048)]
+
+
+@unittest.skipUnless(HAVE_GPU, WHY)
+class Gpu(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        path, why = S.find_real_library()
+        if path is None:
+            raise unittest.SkipTest(why)
+        import run_bench
+        cls.rb = run_bench
+        cls.env = S.LibEnv(path)
+        cls.env.__enter__()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.env.__exit__(None, None, None)
+
+    def run_checked(self, m, n, k, seed, sfa_key="sfa_tma", stream=None):
+        rb = self.rb
+        inp = rb.make_inputs(torch, dgemm, m, n, k, seed=seed)
+        ref, rms = rb.reference(torch, dgemm, inp)
+        out = rb.GuardedOutput(torch, m, n, seed=seed)
+        out.poison()
+        torch.cuda.synchronize()  # inputs are ready whatever stream the GEMM runs on
+        dgemm.gemm_fp8_fp8_bf16_nt((inp["a"], inp[sfa_key]), (inp["b"], inp["sfb"]), out.d,
+                                   stream=stream)
+        torch.cuda.synchronize()
+        chk = rb.check_output(torch, dgemm, out.d, ref, rms)
+        chk["guard_ok"] = out.guards_intact()
+        return inp, out.d, chk
+
+    def test_small_shapes(self):
+        for i, (m, n, k) in enumerate(SHAPES):
+            with self.subTest(m=m, n=n, k=k):
+                _, _, chk = self.run_checked(m, n, k, seed=100 + i)
+                self.assertTrue(chk["ok"] and chk["guard_ok"], chk)
+
+    def test_scale_layouts_give_identical_results(self):
+        m, n, k = 130, 264, 512
+        inp, d0, chk = self.run_checked(m, n, k, seed=7)
+        self.assertTrue(chk["ok"], chk)
+        kb = k // 128
+        layouts = {
+            "row-major (copied)": inp["sfa"],
+            "strides (1, M) (copied: M % 4 != 0)": inp["sfa"].t().contiguous().t(),
+            "padded beyond align(M, 4)": torch.empty(kb, 140, device="cuda").t()[:m].copy_(inp["sfa"]),
+        }
+        for name, sfa in layouts.items():
+            with self.subTest(layout=name):
+                d = torch.full((m, n), float("nan"), dtype=torch.bfloat16, device="cuda")
+                dgemm.gemm_fp8_fp8_bf16_nt((inp["a"], sfa), (inp["b"], inp["sfb"]), d)
+                torch.cuda.synchronize()
+                self.assertTrue(torch.equal(d.view(torch.int16), d0.view(torch.int16)))
+
+    def test_non_contiguous_sfb_is_copied(self):
+        m, n, k = 64, 256, 384
+        inp, d0, _ = self.run_checked(m, n, k, seed=8)
+        sfb_t = inp["sfb"].t().contiguous().t()  # same values, column-major
+        d = torch.empty_like(d0)
+        dgemm.gemm_fp8_fp8_bf16_nt((inp["a"], inp["sfa_tma"]), (inp["b"], sfb_t), d)
+        torch.cuda.synchronize()
+        self.assertTrue(torch.equal(d.view(torch.int16), d0.view(torch.int16)))
+
+    def test_side_stream(self):
+        s = torch.cuda.Stream()
+        with torch.cuda.stream(s):
+            _, _, chk = self.run_checked(256, 512, 1024, seed=9)
+        self.assertTrue(chk["ok"], chk)
+        _, _, chk = self.run_checked(256, 512, 1024, seed=10, stream=s.cuda_stream)
+        self.assertTrue(chk["ok"], chk)
+
+    def test_errors_with_torch_tensors(self):
+        a = torch.empty(128, 256, dtype=torch.float8_e4m3fn, device="cuda")
+        b = torch.empty(256, 256, dtype=torch.float8_e4m3fn, device="cuda")
+        sfa = torch.ones(128, 2, device="cuda")
+        sfb = torch.ones(2, 2, device="cuda")
+        d = torch.empty(128, 256, dtype=torch.bfloat16, device="cuda")
+        with self.assertRaisesRegex(DgemmArgumentError, "must be torch.bfloat16, got torch.float32"):
+            dgemm.gemm_fp8_fp8_bf16_nt((a, sfa), (b, sfb), d.float())
+        with self.assertRaisesRegex(DgemmArgumentError, "all operands must be CUDA tensors"):
+            dgemm.gemm_fp8_fp8_bf16_nt((a, sfa), (b, sfb), d.cpu())
+        with self.assertRaisesRegex(DgemmArgumentError, r"lhs\[0\] \(A\) \[128, 256\] must be row-major"):
+            a_mn = torch.empty(256, 128, dtype=torch.float8_e4m3fn, device="cuda").t()
+            dgemm.gemm_fp8_fp8_bf16_nt((a_mn, sfa), (b, sfb), d)
+        with self.assertRaisesRegex(DgemmArgumentError, "not 16-byte aligned"):
+            buf = torch.empty(128 * 256 + 1, dtype=torch.float8_e4m3fn, device="cuda")
+            dgemm.gemm_fp8_fp8_bf16_nt((buf[1:].view(128, 256), sfa), (b, sfb), d)
+
+    def test_config_and_prepare(self):
+        text = dgemm.config(4096, 7168, 2048)
+        self.assertTrue(text.startswith("#dgemm.config<"), text)
+        ms, info = dgemm.prepare(4096, 7168, 2048)
+        self.assertGreaterEqual(ms, 0.0)
+        ms2, _ = dgemm.prepare(4096, 7168, 2048)
+        self.assertEqual(ms2, 0.0)  # cached now
+
+    def test_casts_on_gpu(self):
+        x = torch.randn(300, 512, device="cuda") * 5
+        q, s = dgemm.per_token_cast_to_fp8(x)
+        self.assertEqual((q.dtype, tuple(s.shape)), (torch.float8_e4m3fn, (300, 4)))
+        self.assertLess(dgemm.calc_diff(dgemm.per_token_cast_back(q, s), x), 2e-3)
+        q, s = dgemm.per_block_cast_to_fp8(x)
+        self.assertEqual(tuple(s.shape), (3, 4))
+        self.assertLess(dgemm.calc_diff(dgemm.per_block_cast_back(q, s), x), 2e-3)
+        t = dgemm.get_col_major_tma_aligned_tensor(torch.randn(5, 3, device="cuda"))
+        self.assertEqual(t.stride(), (1, 8))
+
+
+if __name__ == "__main__":
+    unittest.main()

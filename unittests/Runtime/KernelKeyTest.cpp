@@ -1,0 +1,109 @@
+//===- KernelKeyTest.cpp - Kernel keys and the dgemm IR to compile --------===//
+//
+// FNV-1a test vectors, the config attribute text, key lines that differ in
+// every field, and the dgemm IR module written for a key.
+//
+//===----------------------------------------------------------------------===//
+#include "dgemm/Runtime/KernelKey.h"
+#include "dgemm/Runtime/GemmModule.h"
+
+#include "gtest/gtest.h"
+
+using namespace dgemm;
+using namespace dgemm::runtime;
+
+namespace {
+
+KernelConfig config() {
+  KernelConfig c;
+  c.blockM = 128;
+  c.blockN = 112;
+  c.stages = 6;
+  c.clusterSize = 1;
+  c.multicast = Multicast::None;
+  c.mathWarpgroups = 2;
+  c.swizzleGroup = 16;
+  c.numSMs = 128;
+  return c;
+}
+
+GemmKernelKey key() {
+  GemmKernelKey k;
+  k.n = 7168;
+  k.k = 2048;
+  k.config = config();
+  k.dgemmVersion = "0.1.0+test";
+  k.llvmVersion = "22.1.8";
+  return k;
+}
+
+TEST(KernelKey, Fnv1a64) {
+  EXPECT_EQ(fnv1a64(""), 0xcbf29ce484222325ull);
+  EXPECT_EQ(fnv1a64("a"), 0xaf63dc4c8601ec8cull);
+  EXPECT_EQ(fnv1a64("foobar"), 0x85944171f73967e8ull);
+  EXPECT_EQ(hex64(0xaf63dc4c8601ec8cull), "af63dc4c8601ec8c");
+  EXPECT_EQ(hex64(1), "0000000000000001");
+}
+
+TEST(KernelKey, ConfigAttr) {
+  EXPECT_EQ(formatConfigAttr(config()),
+            "#dgemm.config<block_m = 128, block_n = 112, stages = 6, cluster = "
+            "1, multicast = none, math_warpgroups = 2, swizzle_group = 16, "
+            "num_sms = 128>");
+}
+
+TEST(KernelKey, Text) {
+  EXPECT_EQ(key().text(), "gemm_fp8_bf16_nt n=7168 k=2048 config=" +
+                              formatConfigAttr(config()) +
+                              " target=sm_90a,132,232448 pipeline=dgemm-to-ptx "
+                              "dgemm=0.1.0+test llvm=22.1.8");
+  // Every field changes the key.
+  std::vector<GemmKernelKey> keys(10, key());
+  keys[1].n = 7160;
+  keys[2].k = 2176;
+  keys[3].config.stages = 5;
+  keys[4].config.numSMs = 132;
+  keys[5].target.numSMs = 114;
+  keys[6].target.smemPerBlock = 200000;
+  keys[7].pipeline = "other";
+  keys[8].dgemmVersion = "0.2.0";
+  keys[9].llvmVersion = "23.0.0";
+  for (size_t i = 0; i < keys.size(); ++i)
+    for (size_t j = i + 1; j < keys.size(); ++j)
+      EXPECT_NE(fnv1a64(keys[i].text()), fnv1a64(keys[j].text())) << i << j;
+  EXPECT_EQ(key().text().find('\n'), std::string::npos);
+}
+
+TEST(KernelKey, KernelIRKey) {
+  std::string a = kernelIRKeyText("module {}", "dgemm-kernel-to-ptx", "v", "l");
+  EXPECT_EQ(a, "kernel_ir fnv1a64=" + hex64(fnv1a64("module {}")) +
+                   " bytes=9 pipeline=dgemm-kernel-to-ptx dgemm=v llvm=l");
+  EXPECT_NE(a, kernelIRKeyText("module { }", "dgemm-kernel-to-ptx", "v", "l"));
+}
+
+TEST(KernelKey, BuildIdStartsWithTheVersion) {
+  std::string id = dgemmBuildId();
+  EXPECT_EQ(id.rfind(DGEMM_TEST_VERSION, 0), 0u) << id;
+  EXPECT_NE(id.find("+b"), std::string::npos) << id;
+  EXPECT_EQ(id, dgemmBuildId());
+}
+
+TEST(GemmModule, Text) {
+  EXPECT_EQ(
+      gemmModuleText(key()),
+      "module {\n"
+      "  func.func @dgemm_gemm_n7168_k2048(%a: memref<?x2048xf8E4M3FN>, %sa: "
+      "memref<?x16xf32, strided<[1, ?]>>, %b: memref<7168x2048xf8E4M3FN>, "
+      "%sb: memref<56x16xf32>, %d: memref<?x7168xbf16>) {\n"
+      "    dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x2048xf8E4M3FN>, "
+      "memref<?x16xf32, strided<[1, ?]>>, memref<7168x2048xf8E4M3FN>, "
+      "memref<56x16xf32>) outs(%d : memref<?x7168xbf16>) {config = "
+      "#dgemm.config<block_m = 128, block_n = 112, stages = 6, cluster = 1, "
+      "multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = "
+      "128>, target = #dgemm.target<\"sm_90a\", sms = 132, smem = 232448>}\n"
+      "    return\n"
+      "  }\n"
+      "}\n");
+}
+
+} // namespace
