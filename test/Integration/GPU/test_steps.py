@@ -9,6 +9,9 @@
   4. promotion            random per-block scales over 2^-8..2^8, block N
                           spanning two B-scale blocks
   5. the whole kernel     tails in M and N
+  6. kernel IR is real IR the kernel IR dgemm-opt prints for a shape, its
+                          tile order edited, compiled by the rest of the
+                          pipeline and run through the runtime
 
 Steps 1-2 compile the kernel IR in steps/ with dgemm-opt and launch it with
 the driver (cuda_driver.py); steps 3-5 go through libdgemm's C API (the
@@ -129,6 +132,44 @@ def gemm_check(name, m, n, k, scale_spread):
     report("%s M=%d N=%d K=%d" % (name, m, n, k), ok, "(diff %.2e, %d elements off)" % (diff, bad))
 
 
+GEMM_IR = """
+func.func @gemm(%a: memref<?x{k}xf8E4M3FN>, %sa: memref<?x{kb}xf32, strided<[1, ?]>>,
+    %b: memref<{n}x{k}xf8E4M3FN>, %sb: memref<{nb}x{kb}xf32>, %d: memref<?x{n}xbf16>) {{
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x{k}xf8E4M3FN>, memref<?x{kb}xf32, strided<[1, ?]>>,
+      memref<{n}x{k}xf8E4M3FN>, memref<{nb}x{kb}xf32>) outs(%d : memref<?x{n}xbf16>) {{m_hint = {m} : i64}}
+  return
+}}
+"""
+
+
+def step6_kernel_ir_edit():
+    import re
+    import dgemm
+    from dgemm.utils import calc_diff
+    m, n, k = 1024, 2048, 1024
+    kb, nb = k // 128, n // 128
+    ir = GEMM_IR.format(m=m, n=n, k=k, kb=kb, nb=nb)
+    kernel_ir = subprocess.run([DGEMM_OPT, "--dgemm-to-kernel"], input=ir, capture_output=True,
+                               text=True, check=True).stdout
+    # Another tile order: groups of 3 N blocks instead of what the config chose.
+    edited, count = re.subn(r"swizzle_group = \d+ : i32", "swizzle_group = 3 : i32", kernel_ir)
+    if count != 2 or edited == kernel_ir:
+        report("step 6 kernel IR edit", False, "(expected 2 schedule_tile ops to edit, found %d)" % count)
+        return
+    a = torch.randn(m, k, device="cuda").to(torch.float8_e4m3fn)
+    b = torch.randn(n, k, device="cuda").to(torch.float8_e4m3fn)
+    sfa = torch.exp2(torch.randint(-4, 5, (m, kb), device="cuda").float())
+    sfb = torch.exp2(torch.randint(-4, 5, (nb, kb), device="cuda").float())
+    sfa_t = sfa.t().contiguous().t()
+    d = torch.full((m, n), float("nan"), dtype=torch.bfloat16, device="cuda")
+    dgemm.launch_kernel_ir(edited, (a, sfa_t), (b, sfb), d)
+    torch.cuda.synchronize()
+    ref = (a.float() * sfa.repeat_interleave(128, 1)) @ (b.float() * sfb.repeat_interleave(128, 0).repeat_interleave(128, 1)).t()
+    diff = calc_diff(d.float(), ref)
+    report("step 6 kernel IR edited (tile order) and run", diff < 1e-3 and not torch.isnan(d).any().item(),
+           "(diff %.2e)" % diff)
+
+
 def main():
     for step in (step1_tma_roundtrip, step2_wgmma_tile):
         try:
@@ -141,6 +182,10 @@ def main():
         gemm_check("step 5 whole kernel (M and N tails)", 197, 1000, 1536, True)
     except Exception as e:
         report("steps 3-5", False, repr(e))
+    try:
+        step6_kernel_ir_edit()
+    except Exception as e:
+        report("step 6 kernel IR edit", False, repr(e))
     print("%d passed, %d failed" % (sum(results), len(results) - sum(results)))
     return 0 if all(results) else 1
 
