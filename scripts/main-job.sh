@@ -10,5 +10,7 @@ build=${1:-$root/build}
   --dgemm-select-config --dgemm-config-report -o /dev/null
 echo
 python=$(command -v /usr/bin/python3 || command -v python3)
-DGEMM_LIB="$build/lib/libdgemm.so" DGEMM_CACHE_DIR="$build/kernel-cache" \
+cache=$(mktemp -d)  # a fresh kernel cache: compile times are cold
+trap 'rm -rf "$cache"' EXIT
+DGEMM_LIB="$build/lib/libdgemm.so" DGEMM_CACHE_DIR="$cache" \
   PYTHONPATH="$root/python" "$python" "$root/scripts/main_job.py"
