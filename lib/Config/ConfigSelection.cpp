@@ -47,7 +47,9 @@
 //                               is 128-byte aligned)
 //         + 16 (full + empty mbarrier)
 //   fixed = BM*BN * (2 for bf16, 4 for f32)  (output staging tile)
-//         + 1024                             (slack: alignment, B-scale buffer)
+//         + 1024                             (slack: alignment)
+//         + roundUp(8 * K/128, 128)          (the tile's B scales: two rows of
+//                                             K/128 floats, 128x128 recipe)
 //   stages = min(8, (smemPerBlock - fixed) / stage), chosen configs need >= 3.
 // A and B tiles are multiples of 1024 bytes (BM, BN multiples of 8), so every
 // swizzle-128 tile stays 1024-aligned.
@@ -278,7 +280,10 @@ int64_t dgemm::stageBytes(int64_t blockM, int64_t blockN,
 int64_t dgemm::fixedSmemBytes(int64_t blockM, int64_t blockN,
                               const ProblemDesc &p) {
   int64_t elementBytes = p.out == OutType::BF16 ? 2 : 4;
-  return elementBytes * blockM * blockN + kSmemSlack;
+  int64_t bScaleBuffer = p.bScale == BScaleGranularity::Block128x128
+                             ? roundUp(8 * std::max<int64_t>(p.k / 128, 1), 128)
+                             : 0;
+  return elementBytes * blockM * blockN + kSmemSlack + bScaleBuffer;
 }
 
 int64_t dgemm::countTiles(const KernelConfig &c, const ProblemDesc &p) {

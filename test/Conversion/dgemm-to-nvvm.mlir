@@ -80,11 +80,15 @@ llvm.func @promote(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %
 
 // -----
 
-// Epilogue: bf16x2 packs stored to the staging tile, async-proxy fence,
+// Epilogue: thread 0 waits until the previous tile's store read the staging
+// tile, barrier, bf16x2 packs stored to the staging tile, async-proxy fence,
 // named barrier 1 over the consumers, thread 0 stores the tile with TMA and
-// waits for the read, barrier again.
+// commits without waiting (the store drains during the next tile).
 // CHECK-LABEL: llvm.func @epilogue
 // CHECK-NOT: dgemm.epilogue_store
+// CHECK: scf.if
+// CHECK-NEXT: nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c128_i32
 // CHECK: llvm.fptrunc %{{.+}} : vector<2xf32> to vector<2xbf16>
 // CHECK: llvm.bitcast %{{.+}} : vector<2xbf16> to i32
 // CHECK: llvm.store %{{.+}}, %{{.+}} : i32, !llvm.ptr<3>
@@ -93,10 +97,10 @@ llvm.func @promote(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c128_i32
 // CHECK: scf.if
-// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %arg2, %arg1, box[%arg3, %arg4]
-// CHECK: nvvm.cp.async.bulk.commit.group
-// CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
-// CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c128_i32
+// CHECK-NEXT: nvvm.cp.async.bulk.tensor.global.shared.cta %arg2, %arg1, box[%arg3, %arg4]
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+// CHECK-NEXT: }
+// CHECK-NEXT: llvm.return
 gpu.module @k {
 llvm.func @epilogue(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %staging: !llvm.ptr<3>, %map: !llvm.ptr,
     %n0: i32, %m0: i32, %tid: i32) {

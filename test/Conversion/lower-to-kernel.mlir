@@ -11,7 +11,7 @@
 // CHECK-SAME: %[[MAPA:.+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}
 // CHECK-SAME: %{{.+}}: !llvm.ptr<1>, %[[M:.+]]: i32)
 // The launch contract.
-// CHECK-SAME: dgemm.launch = {block = 384 : i64, block_m = 128 : i64, block_n = 160 : i64, cluster = 1 : i64, dynamic_smem = 227920 : i64, k = 2048 : i64, max_ctas = 131 : i64, n = 7168 : i64
+// CHECK-SAME: dgemm.launch = {block = 384 : i64, block_m = 128 : i64, block_n = 160 : i64, cluster = 1 : i64, dynamic_smem = 228048 : i64, k = 2048 : i64, max_ctas = 131 : i64, n = 7168 : i64
 // CHECK-SAME: {box = [128, 128], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}
 // CHECK-SAME: {box = [128, 1], dims = [0, 1], dtype = "f32", kind = "tensor_map", operand = 1 : i64, swizzle = 0 : i64}
 // CHECK-SAME: {box = [128, 160], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 2 : i64, swizzle = 128 : i64}
@@ -34,6 +34,11 @@
 // Consumer warpgroups.
 // CHECK: nvvm.setmaxregister increase 232
 // CHECK: dgemm.schedule_tile
+// The tile's B scales go to shared memory once per tile.
+// CHECK: scf.for
+// CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> f32
+// CHECK: llvm.store %{{.+}}, %{{.+}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier id = %c2_i32{{.*}} number_of_threads = %c256_i32
 // CHECK: llvm.mlir.zero : !llvm.struct<(f32,
 // CHECK: scf.for
 // CHECK: nvvm.mbarrier.try_wait.parity
@@ -44,6 +49,9 @@
 // CHECK: nvvm.mbarrier.arrive
 // CHECK: dgemm.promote %{{.+}}, %[[ACC]] scales(
 // CHECK: dgemm.epilogue_store %{{.+}}, %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] tid %{{.+}} {block_m = 128 : i32, block_n = 160 : i32, consumers = 2 : i32}
+// Before exiting, thread 0 waits for its last TMA store.
+// CHECK: scf.if
+// CHECK-NEXT: nvvm.cp.async.bulk.wait_group 0 {read}
 // CHECK: llvm.return
 func.func @gemm_m4096_n7168_k2048_e4m3(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1, ?]>>,
     %b: memref<7168x2048xf8E4M3FN>, %sb: memref<56x16xf32>, %d: memref<?x7168xbf16>) {

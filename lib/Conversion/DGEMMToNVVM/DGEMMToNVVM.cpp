@@ -5,8 +5,10 @@
 //   dgemm.wgmma_tile     -> 4 x nvvm.wgmma.mma_async m64nNk32 e4m3, the
 //                           first with scale-d = zero
 //   dgemm.promote        -> per register: fma(acc, sa(row) * sb(col group), t)
-//   dgemm.epilogue_store -> bf16x2 packing, shared stores, async-proxy fence,
-//                           named barrier, TMA store by thread 0
+//   dgemm.epilogue_store -> wait until the previous store read the staging
+//                           tile, bf16x2 packing, shared stores, async-proxy
+//                           fence, named barrier, TMA store by thread 0 (not
+//                           waited for: it drains during the next tile)
 //
 //===----------------------------------------------------------------------===//
 #include "WgmmaDescriptor.h"
@@ -139,6 +141,18 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
     Value base0 = arith::AddIOp::create(
         rw, loc, arith::MulIOp::create(rw, loc, row0, c(bn)), col);
     Value base1 = arith::AddIOp::create(rw, loc, base0, c(8 * bn));
+    // The previous tile's store must have read the staging tile.
+    Value leader =
+        arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, tid, c(0));
+    auto drained = scf::IfOp::create(rw, loc, leader, false);
+    {
+      OpBuilder::InsertionGuard g(rw);
+      rw.setInsertionPointToStart(drained.thenBlock());
+      NVVM::CpAsyncBulkWaitGroupOp::create(rw, loc, rw.getI32IntegerAttr(0),
+                                           rw.getUnitAttr());
+    }
+    NVVM::BarrierOp::create(rw, loc, Type(), c(1), c(threads), nullptr,
+                            Value());
     for (int64_t j = 0; j < bn / 8; ++j) {
       for (int64_t h = 0; h < 2; ++h) {
         int64_t i = 4 * j + 2 * h;
@@ -161,28 +175,22 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
       }
     }
     // Make the shared stores visible to the TMA engine, then one thread
-    // stores the tile and waits until it has been read out of shared memory.
+    // stores the tile; it drains while the next tile's main loop runs.
     NVVM::FenceProxyOp::create(
         rw, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
         NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
     NVVM::BarrierOp::create(rw, loc, Type(), c(1), c(threads), nullptr,
                             Value());
-    Value leader =
-        arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, tid, c(0));
-    auto ifOp = scf::IfOp::create(rw, loc, leader, false);
+    auto store = scf::IfOp::create(rw, loc, leader, false);
     {
       OpBuilder::InsertionGuard g(rw);
-      rw.setInsertionPointToStart(ifOp.thenBlock());
+      rw.setInsertionPointToStart(store.thenBlock());
       NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
           rw, loc, op.getDMap(), op.getStaging(),
           ValueRange{op.getN0(), op.getM0()}, Value(),
           NVVM::TMAStoreModeAttr::get(ctx, NVVM::TMAStoreMode::TILE), Value());
       NVVM::CpAsyncBulkCommitGroupOp::create(rw, loc);
-      NVVM::CpAsyncBulkWaitGroupOp::create(rw, loc, rw.getI32IntegerAttr(0),
-                                           rw.getUnitAttr());
     }
-    NVVM::BarrierOp::create(rw, loc, Type(), c(1), c(threads), nullptr,
-                            Value());
     rw.eraseOp(op);
     return success();
   }

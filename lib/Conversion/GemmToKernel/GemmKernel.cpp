@@ -11,12 +11,15 @@
 //         wait empty[s] (parity ph ^ 1); arm full[s] with the stage's bytes
 //         TMA A[m0.., kb] -> A[s], B[n0.., kb] -> B[s], SFA[kb][m0..] -> SFA[s]
 //   warpgroups 0..NC-1 (consumers, setmaxnreg inc): same tile loop
+//       copy the tile's two rows of B scales (K/128 each) to shared memory
 //       total = 0
 //       for kb:  wait full[s] (parity ph); read sa(r0), sa(r1), sb0, sb1
 //                fence; acc = wgmma_tile(A[s] rows 64w.., B[s]); commit; wait
 //                lane 0 of each warp arrives on empty[s]
 //                total = promote(total, acc, scales)
-//       epilogue_store(total) -> D[m0.., n0..]
+//       epilogue_store(total) -> D[m0.., n0..]   (the TMA store drains while
+//                                                 the next tile runs)
+//     thread 0 waits for its last store before the CTA exits
 //
 // The ring counter `it` runs on across tiles, so producer and consumers agree
 // on stage and parity without talking. Rows of a thread: r0 = 64w + 16*warp
@@ -195,8 +198,9 @@ private:
       Value former = k.divu(
           k.minu(k.c32(l.blockN), k.sub(k.c32(128), k.remu(n0, k.c32(128)))),
           k.c32(8));
-      Value sfbRow0 = k.elementAt(sfb, k.mul(nb0, k.c32(l.kBlocks)), 4);
-      Value sfbRow1 = k.elementAt(sfb, k.mul(nb1, k.c32(l.kBlocks)), 4);
+      copyBScales(sfb, nb0, nb1);
+      Value sfbRow0 = k.byteAt(smem, l.sfbOff);
+      Value sfbRow1 = k.byteAt(smem, l.sfbOff + 4 * l.kBlocks);
       Value zero = LLVM::ZeroOp::create(b, loc, fragment);
 
       auto kLoop = scf::ForOp::create(b, loc, k.c32(0), k.c32(l.kBlocks),
@@ -243,6 +247,36 @@ private:
                               b.getI32IntegerAttr(l.consumers));
       return kLoop.getResult(0);
     });
+    // The last tile's TMA store must have read its staging tile before the
+    // CTA's shared memory goes away.
+    auto last = scf::IfOp::create(b, loc, k.eq(tid, k.c32(0)), false);
+    b.setInsertionPointToStart(last.thenBlock());
+    NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
+                                         b.getUnitAttr());
+    b.setInsertionPointAfter(last);
+  }
+
+  /// The consumers copy B-scale rows nb0 and nb1 (K/128 floats each) of the
+  /// tile from global to shared memory, then meet at named barrier 2. The
+  /// previous tile's promotions are over: its epilogue ended with a barrier.
+  void copyBScales(Value sfb, Value nb0, Value nb1) {
+    int64_t threads = 128 * l.consumers;
+    auto copy = scf::ForOp::create(b, loc, tid, k.c32(2 * l.kBlocks),
+                                   k.c32(threads));
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(copy.getBody());
+      Value i = copy.getInductionVar();
+      Value row = k.divu(i, k.c32(l.kBlocks));
+      Value kb = k.remu(i, k.c32(l.kBlocks));
+      Value nb = arith::SelectOp::create(b, loc, k.eq(row, k.c32(0)), nb0, nb1);
+      Value v = k.loadF32(k.elementAt(
+          sfb, k.add(k.mul(nb, k.c32(l.kBlocks)), kb), 4));
+      LLVM::StoreOp::create(b, loc, v,
+                            k.elementAt(k.byteAt(smem, l.sfbOff), i, 4));
+    }
+    NVVM::BarrierOp::create(b, loc, Type(), k.c32(2), k.c32(threads), nullptr,
+                            Value());
   }
 
   KernelIR k;

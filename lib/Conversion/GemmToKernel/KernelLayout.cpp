@@ -37,7 +37,8 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c, int64_t n,
   l.aOff = alignTo(2 * c.blockM * c.blockN, 1024);
   l.bOff = l.aOff + c.stages * l.aStageBytes;
   l.sfaOff = alignTo(l.bOff + c.stages * l.bStageBytes, 128);
-  l.barOff = alignTo(l.sfaOff + c.stages * l.sfaStageBytes, 8);
+  l.sfbOff = alignTo(l.sfaOff + c.stages * l.sfaStageBytes, 128);
+  l.barOff = alignTo(l.sfbOff + 8 * l.kBlocks, 8);
   l.smemBytes = l.barOff + 16 * c.stages;
   return l;
 }

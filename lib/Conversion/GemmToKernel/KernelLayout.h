@@ -7,6 +7,7 @@
 //   aOff     A stages            S * BM*128   (SW128 tiles, 1024-aligned)
 //   bOff     B stages            S * BN*128
 //   sfaOff   A-scale stages      S * BM*4     (128-aligned TMA destinations)
+//   sfbOff   the tile's B scales 2 * K/128 * 4 (rows nb0 and nb1, per tile)
 //   barOff   full[S], empty[S]   16*S         (8-byte mbarriers)
 //
 //===----------------------------------------------------------------------===//
@@ -28,7 +29,7 @@ struct KernelLayout {
   int64_t nBlocks;          // ceil(N / BN)
   int64_t nScaleBlocks;     // ceil(N / 128)
   int64_t swizzleGroup, maxCtas;
-  int64_t dOff, aOff, bOff, sfaOff, barOff, smemBytes;
+  int64_t dOff, aOff, bOff, sfaOff, sfbOff, barOff, smemBytes;
   int64_t aStageBytes, bStageBytes, sfaStageBytes, txBytes;
 
   static KernelLayout get(const ::dgemm::KernelConfig &c, int64_t n,

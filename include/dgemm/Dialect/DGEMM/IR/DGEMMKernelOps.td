@@ -93,13 +93,15 @@ def DGEMM_PromoteOp : DGEMM_KernelOp<"promote",
 def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store"> {
   let summary = "bf16 output tile: registers -> shared memory -> TMA store";
   let description = [{
-    The consumer warpgroups convert their f32 `total` fragments to bf16,
-    write them row-major into the `block_m` x `block_n` staging tile at
-    `staging`, fence the writes for the async proxy, meet at named barrier 1,
-    and thread 0 stores the tile to D at (`n0`, `m0`) through the tensor map
-    `d_map` (the store clips rows >= M and columns >= N), waits until the
-    staging tile has been read, and all consumers meet again before it is
-    reused. `tid` is the thread index (0 .. 128 * consumers - 1).
+    The consumer warpgroups wait (thread 0, then named barrier 1) until the
+    previous tile's store has read the `block_m` x `block_n` staging tile at
+    `staging`, convert their f32 `total` fragments to bf16, write them
+    row-major into it, fence the writes for the async proxy, meet at named
+    barrier 1, and thread 0 stores the tile to D at (`n0`, `m0`) through the
+    tensor map `d_map` (the store clips rows >= M and columns >= N). The
+    store is committed but not waited for: it drains while the next tile's
+    main loop runs; the kernel waits for the last one before it exits. The
+    `tid` is the thread index (0 .. 128 * consumers - 1).
   }];
   let arguments = (ins LLVM_AnyStruct:$total, DGEMM_SharedPtr:$staging,
                        LLVM_AnyPointer:$d_map, I32:$n0, I32:$m0, I32:$tid,

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Profiles one dgemm kernel with Nsight Compute on the GPU machine (after
+# scripts/device-run.sh has unpacked the bundle, or unpacking it itself):
+#   SHAPE=4096,7168,16384 bash scripts/device-profile.sh
+# Writes $OUT/ncu-<shape>.txt: speed of light, warp states, scheduler and
+# memory sections of the kernel's first launch.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${OUT:-/tmp/dgemm-device-out}
+SHAPE=${SHAPE:-4096,7168,16384}
+mkdir -p "$OUT"
+if [ ! -f /tmp/dgemm/dgemm/lib/libdgemm.so ]; then
+  mkdir -p /tmp/dgemm && tar -C /tmp/dgemm -xJf "$root/.bundle/dgemm.tar.xz"
+fi
+export DGEMM_LIB=/tmp/dgemm/dgemm/lib/libdgemm.so PYTHONPATH="$root/python"
+export DGEMM_CACHE_DIR=${DGEMM_CACHE_DIR:-/tmp/dgemm-profile-cache}
+log="$OUT/ncu-${SHAPE//,/x}.txt"
+timeout 300 ncu --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
+  --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis --section LaunchStats \
+  -k regex:dgemm_gemm -c 1 \
+  python3 "$root/bench/run_bench.py" --no-csv --shapes "$SHAPE" --iters 1 --warmup 0 \
+  --no-peers --host-calls 1 > "$log" 2>&1
+rc=$?
+grep -E "Duration|Throughput|Pipe|Stall|Warp Cycles|Issued|Eligible|Registers|Shared Memory|L2|DRAM|Active Warps|No Eligible|One or More" "$log" | head -60
+echo "ncu rc=$rc, full report in $log"
+exit $rc
