@@ -104,7 +104,7 @@ llvm.func @promote(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %
 gpu.module @k {
 llvm.func @epilogue(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %staging: !llvm.ptr<3>, %map: !llvm.ptr,
     %n0: i32, %m0: i32, %tid: i32) {
-  dgemm.epilogue_store %t, %staging, %map[%n0, %m0] tid %tid {block_m = 64 : i32, block_n = 16 : i32, consumers = 1 : i32} : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, !llvm.ptr
+  dgemm.epilogue_store (%t), %staging, %map[%n0, %m0] tid %tid {block_m = 64 : i32, block_n = 16 : i32, consumers = 1 : i32} : (!llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>), !llvm.ptr
   llvm.return
 }
 }

@@ -1,4 +1,14 @@
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=wgmma-parts=1 | FileCheck %s --check-prefix=ONE
+// RUN: not dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=wgmma-parts=0 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: wgmma-parts must be in [1, 8], got 0
+
+// With wgmma-parts=1, one chain over all 160 columns and one wait.
+// ONE-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm128_bn160_s5_g16_c131(
+// ONE: nvvm.wgmma.fence.aligned
+// ONE-NEXT: dgemm.wgmma_tile %{{.+}}, %{{.+}} {n = 160 : i32}
+// ONE-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// ONE-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 
 // A configured normal GEMM becomes one kernel in gpu.module @dgemm_kernels,
 // its structure visible as kernel IR; the emptied host function is removed.
@@ -6,7 +16,7 @@
 // CHECK-NOT: func.func @gemm_m4096_n7168_k2048_e4m3
 // CHECK: gpu.module @dgemm_kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">]
 // CHECK: llvm.mlir.global external @dgemm_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
-// CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm128_bn160_s5_g16_c131(
+// CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm128_bn160_s5_g16_c131_p2(
 // Tensor maps by value, then the B-scale pointer and M.
 // CHECK-SAME: %[[MAPA:.+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}
 // CHECK-SAME: %{{.+}}: !llvm.ptr<1>, %[[M:.+]]: i32)
@@ -42,13 +52,20 @@
 // CHECK: llvm.mlir.zero : !llvm.struct<(f32,
 // CHECK: scf.for
 // CHECK: nvvm.mbarrier.try_wait.parity
+// Two wgmma chains of 80 columns (B rows 0.. and 80..), committed apart;
+// promoting the first overlaps the second.
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK-NEXT: %[[ACC:.+]] = dgemm.wgmma_tile %{{.+}}, %{{.+}} {n = 160 : i32} : !llvm.struct<(f32,
+// CHECK-NEXT: %[[ACC0:.+]] = dgemm.wgmma_tile %[[A:.+]], %[[B:[^ ]+]] {n = 80 : i32} : !llvm.struct<(f32,
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: %[[B1:.+]] = llvm.getelementptr %[[B]][10240]
+// CHECK-NEXT: %[[ACC1:.+]] = dgemm.wgmma_tile %[[A]], %[[B1]] {n = 80 : i32} : !llvm.struct<(f32,
+// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NEXT: %[[T0:.+]] = dgemm.promote %{{.+}}, %[[ACC0]] scales({{.*}}) former %{{.+}} :
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK: nvvm.mbarrier.arrive
-// CHECK: dgemm.promote %{{.+}}, %[[ACC]] scales(
-// CHECK: dgemm.epilogue_store %{{.+}}, %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] tid %{{.+}} {block_m = 128 : i32, block_n = 160 : i32, consumers = 2 : i32}
+// CHECK: %[[T1:.+]] = dgemm.promote %{{.+}}, %[[ACC1]] scales({{.*}}) former %{{.+}} {first_group = 10 : i32}
+// CHECK: dgemm.epilogue_store(%{{.+}}#1, %{{.+}}#2), %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] tid %{{.+}} {block_m = 128 : i32, block_n = 160 : i32, consumers = 2 : i32}
 // Before exiting, thread 0 waits for its last TMA store.
 // CHECK: scf.if
 // CHECK-NEXT: nvvm.cp.async.bulk.wait_group 0 {read}

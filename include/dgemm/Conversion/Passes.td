@@ -33,7 +33,16 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
     (docs/launch-contract.md). Host functions left empty are removed.
     Supported now: E4M3 operands, the 1x128 x 128x128 recipe, bf16 D,
     block M 64 or 128, cluster 1; other ops get an error.
+
+    `wgmma-parts` splits each consumer's tile columns into that many wgmma
+    chains (of at least 32 columns, whole 8-column groups), each committed on
+    its own, so that the promotion of one part overlaps the tensor cores'
+    work on the next.
   }];
+  let options = [
+    Option<"wgmmaParts", "wgmma-parts", "int64_t", /*default=*/"2",
+           "Most wgmma chains to split a tile's columns into">,
+  ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];

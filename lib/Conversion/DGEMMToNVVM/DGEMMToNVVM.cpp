@@ -95,8 +95,9 @@ struct PromoteLowering : OpRewritePattern<PromoteOp> {
     Value result = op.getTotal();
     for (int64_t j = 0; j < fields / 4; ++j) {
       // 8-column group j: B scale of the first or second scale block.
-      Value first = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult,
-                                          i32c(rw, loc, j), op.getFormer());
+      Value first = arith::CmpIOp::create(
+          rw, loc, arith::CmpIPredicate::ult,
+          i32c(rw, loc, op.getFirstGroup() + j), op.getFormer());
       Value sb = arith::SelectOp::create(rw, loc, first, op.getSb0(),
                                          op.getSb1());
       Value scale0 = arith::MulFOp::create(rw, loc, op.getSa0(), sb);
@@ -123,6 +124,7 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
     MLIRContext *ctx = rw.getContext();
     int64_t bn = op.getBlockN();
     int64_t threads = 128 * op.getConsumers();
+    int64_t groupsPerPart = bn / 8 / op.getTotals().size();
     Type i32 = rw.getI32Type(), i8 = rw.getI8Type();
     auto v2f32 = VectorType::get({2}, rw.getF32Type());
     auto v2bf16 = VectorType::get({2}, rw.getBF16Type());
@@ -156,9 +158,11 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
     for (int64_t j = 0; j < bn / 8; ++j) {
       for (int64_t h = 0; h < 2; ++h) {
         int64_t i = 4 * j + 2 * h;
+        Value part = op.getTotals()[j / groupsPerPart];
+        int64_t field = i - 4 * groupsPerPart * (j / groupsPerPart);
         Value v = LLVM::UndefOp::create(rw, loc, v2f32);
         for (int64_t e = 0; e < 2; ++e) {
-          Value x = LLVM::ExtractValueOp::create(rw, loc, op.getTotal(), i + e);
+          Value x = LLVM::ExtractValueOp::create(rw, loc, part, field + e);
           v = LLVM::InsertElementOp::create(rw, loc, v, x,
                                             LLVM::ConstantOp::create(
                                                 rw, loc, i32, e));

@@ -14,9 +14,12 @@
 //       copy the tile's two rows of B scales (K/128 each) to shared memory
 //       total = 0
 //       for kb:  wait full[s] (parity ph); read sa(r0), sa(r1), sb0, sb1
-//                fence; acc = wgmma_tile(A[s] rows 64w.., B[s]); commit; wait
-//                lane 0 of each warp arrives on empty[s]
-//                total = promote(total, acc, scales)
+//                fence; for each column part p (P parts of BN/P columns):
+//                  acc[p] = wgmma_tile(A[s] rows 64w.., B[s] rows of p); commit
+//                for each p: wait until P-1-p groups are pending
+//                  (after the last: lane 0 of each warp arrives on empty[s])
+//                  total[p] = promote(total[p], acc[p], scales)
+//                so promoting part p overlaps the tensor cores on part p+1
 //       epilogue_store(total) -> D[m0.., n0..]   (the TMA store drains while
 //                                                 the next tile runs)
 //     thread 0 waits for its last store before the CTA exits
@@ -184,7 +187,8 @@ private:
                            k.divu(lane, k.c32(4))));
     Value r1 = k.add(r0, k.c32(8));
     Value isLane0 = k.eq(lane, k.c32(0));
-    SmallVector<Type> fields(l.blockN / 2, k.f32);
+    const int64_t parts = l.nParts, partN = l.blockN / l.nParts;
+    SmallVector<Type> fields(partN / 2, k.f32);
     auto fragment = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
     Value sfb = fn.getArgument(kSFBPtr);
 
@@ -203,13 +207,14 @@ private:
       Value sfbRow1 = k.byteAt(smem, l.sfbOff + 4 * l.kBlocks);
       Value zero = LLVM::ZeroOp::create(b, loc, fragment);
 
+      SmallVector<Value> inits = {it};
+      inits.append(parts, zero);
       auto kLoop = scf::ForOp::create(b, loc, k.c32(0), k.c32(l.kBlocks),
-                                      k.c32(1), ValueRange{it, zero});
+                                      k.c32(1), inits);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(kLoop.getBody());
       Value kb = kLoop.getInductionVar();
       Value i = kLoop.getRegionIterArgs()[0];
-      Value total = kLoop.getRegionIterArgs()[1];
       Value s = k.remu(i, k.c32(l.stages));
       Value phase = k.andi(k.divu(i, k.c32(l.stages)), k.c32(1));
       // Wait until the stage's TMA loads landed.
@@ -224,23 +229,35 @@ private:
                              k.mul(wg, k.c32(64 * 128)));
       Value bTile = stageBuffer(l.bOff, l.bStageBytes, s);
       NVVM::WgmmaFenceAlignedOp::create(b, loc);
-      Value acc = WgmmaTileOp::create(b, loc, fragment, aTile, bTile,
-                                      b.getI32IntegerAttr(l.blockN));
-      NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
-      // Release the stage: one arrival per consumer warp.
-      auto release = scf::IfOp::create(b, loc, isLane0, false);
-      {
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(release.thenBlock());
-        NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBarrier(s),
-                                       Value(), nullptr);
+      SmallVector<Value> accs;
+      for (int64_t p = 0; p < parts; ++p) {
+        // Part p uses B rows p*partN.. (a multiple of 8 rows: 1024-aligned).
+        accs.push_back(WgmmaTileOp::create(
+            b, loc, fragment, aTile, k.byteAt(bTile, p * partN * 128),
+            b.getI32IntegerAttr(partN)));
+        NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
       }
-      Value promoted = PromoteOp::create(b, loc, fragment, total, acc, sa0,
-                                         sa1, sb0, sb1, former);
-      scf::YieldOp::create(b, loc, ValueRange{k.add(i, k.c32(1)), promoted});
+      SmallVector<Value> results = {k.add(i, k.c32(1))};
+      for (int64_t p = 0; p < parts; ++p) {
+        NVVM::WgmmaWaitGroupSyncOp::create(
+            b, loc, b.getI64IntegerAttr(parts - 1 - p));
+        if (p == parts - 1) {
+          // Every part has read the stage: release it, one arrival per
+          // consumer warp.
+          auto release = scf::IfOp::create(b, loc, isLane0, false);
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(release.thenBlock());
+          NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBarrier(s),
+                                         Value(), nullptr);
+        }
+        results.push_back(PromoteOp::create(
+            b, loc, fragment, kLoop.getRegionIterArgs()[1 + p], accs[p], sa0,
+            sa1, sb0, sb1, former,
+            b.getI32IntegerAttr(p * partN / 8)));
+      }
+      scf::YieldOp::create(b, loc, results);
       b.setInsertionPointAfter(kLoop);
-      EpilogueStoreOp::create(b, loc, kLoop.getResult(1),
+      EpilogueStoreOp::create(b, loc, kLoop.getResults().drop_front(),
                               k.byteAt(smem, l.dOff), tensorMap(kMapD), n0, m0,
                               tid, b.getI32IntegerAttr(l.blockM),
                               b.getI32IntegerAttr(l.blockN),

@@ -6,12 +6,14 @@
 //===----------------------------------------------------------------------===//
 #include "KernelLayout.h"
 
+#include <algorithm>
+
 using namespace mlir::dgemm;
 
 static int64_t alignTo(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
 KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c, int64_t n,
-                               int64_t k) {
+                               int64_t k, int64_t maxParts) {
   KernelLayout l;
   l.blockM = c.blockM;
   l.blockN = c.blockN;
@@ -29,6 +31,12 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c, int64_t n,
   l.nScaleBlocks = (n + 127) / 128;
   l.swizzleGroup = c.swizzleGroup;
   l.maxCtas = c.numSMs;
+  l.nParts = 1;
+  for (int64_t parts = std::max<int64_t>(maxParts, 1); parts > 1; --parts)
+    if (c.blockN % (8 * parts) == 0 && c.blockN / parts >= 32) {
+      l.nParts = parts;
+      break;
+    }
   l.aStageBytes = 128 * c.blockM;
   l.bStageBytes = 128 * c.blockN;
   l.sfaStageBytes = 4 * c.blockM;

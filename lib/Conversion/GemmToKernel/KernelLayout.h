@@ -29,11 +29,17 @@ struct KernelLayout {
   int64_t nBlocks;          // ceil(N / BN)
   int64_t nScaleBlocks;     // ceil(N / 128)
   int64_t swizzleGroup, maxCtas;
+  /// The tile's columns are computed as `nParts` wgmma chains of BN/nParts
+  /// columns, committed separately, so that promoting one part overlaps the
+  /// tensor cores' work on the next.
+  int64_t nParts;
   int64_t dOff, aOff, bOff, sfaOff, sfbOff, barOff, smemBytes;
   int64_t aStageBytes, bStageBytes, sfaStageBytes, txBytes;
 
+  /// `maxParts`: the most wgmma chains to split the tile's columns into
+  /// (each a multiple of 8 columns, at least 32).
   static KernelLayout get(const ::dgemm::KernelConfig &c, int64_t n,
-                          int64_t k);
+                          int64_t k, int64_t maxParts = 2);
 };
 
 } // namespace mlir::dgemm

@@ -46,7 +46,8 @@ static std::string kernelName(const KernelLayout &l) {
   return "dgemm_gemm_n" + std::to_string(l.n) + "_k" + std::to_string(l.k) +
          "_bm" + std::to_string(l.blockM) + "_bn" + std::to_string(l.blockN) +
          "_s" + std::to_string(l.stages) + "_g" +
-         std::to_string(l.swizzleGroup) + "_c" + std::to_string(l.maxCtas);
+         std::to_string(l.swizzleGroup) + "_c" + std::to_string(l.maxCtas) +
+         (l.nParts > 1 ? "_p" + std::to_string(l.nParts) : "");
 }
 
 /// The module's kernel container, created on first use with the sm_90a
@@ -76,7 +77,14 @@ static gpu::GPUModuleOp getKernelModule(ModuleOp module) {
 namespace {
 struct LowerToKernelPass
     : public mlir::dgemm::impl::DGEMMLowerToKernelBase<LowerToKernelPass> {
+  using Base::Base;
   void runOnOperation() override {
+    if (wgmmaParts < 1 || wgmmaParts > 8) {
+      getOperation().emitError()
+          << "wgmma-parts must be in [1, 8], got "
+          << static_cast<int64_t>(wgmmaParts);
+      return signalPassFailure();
+    }
     ModuleOp module = getOperation();
     SmallVector<GemmOp> gemms;
     module.walk([&](GemmOp op) { gemms.push_back(op); });
@@ -97,7 +105,7 @@ struct LowerToKernelPass
         continue;
       }
       ::dgemm::ProblemDesc p = op.getProblem(/*defaultM=*/1);
-      KernelLayout layout = KernelLayout::get(config, p.n, p.k);
+      KernelLayout layout = KernelLayout::get(config, p.n, p.k, wgmmaParts);
       gpu::GPUModuleOp kernels = getKernelModule(module);
       std::string name = kernelName(layout);
       if (!kernels.lookupSymbol(name)) {

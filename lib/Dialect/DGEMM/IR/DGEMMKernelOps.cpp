@@ -56,8 +56,14 @@ LogicalResult EpilogueStoreOp::verify() {
   if (bn < 8 || bn > 256 || bn % 8 != 0)
     return emitOpError() << "block_n must be a multiple of 8 in [8, 256], got "
                          << bn;
-  if (!isF32Fragment(getTotal().getType(), bn / 2))
-    return emitOpError() << "total must be a struct of " << bn / 2
-                         << " f32, got " << getTotal().getType();
+  int64_t parts = getTotals().size();
+  if (parts < 1 || bn % (8 * parts) != 0)
+    return emitOpError() << "block_n = " << bn << " must split into "
+                         << parts << " fragments of whole 8-column groups";
+  for (Value total : getTotals())
+    if (!isF32Fragment(total.getType(), bn / 2 / parts))
+      return emitOpError() << "each of the " << parts << " totals must be a "
+                           << "struct of " << bn / 2 / parts << " f32, got "
+                           << total.getType();
   return success();
 }

@@ -50,8 +50,8 @@ gpu.module @wgmma_tile [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86"
     %acc = dgemm.wgmma_tile %smem, %tileB {n = 112 : i32} : !frag
     nvvm.wgmma.commit.group.sync.aligned
     nvvm.wgmma.wait.group.sync.aligned 0
-    dgemm.epilogue_store %acc, %staging, %mapD[%c0, %c0] tid %tid
-        {block_m = 64 : i32, block_n = 112 : i32, consumers = 1 : i32} : !frag, !llvm.ptr
+    dgemm.epilogue_store (%acc), %staging, %mapD[%c0, %c0] tid %tid
+        {block_m = 64 : i32, block_n = 112 : i32, consumers = 1 : i32} : (!frag), !llvm.ptr
     llvm.return
   }
 }

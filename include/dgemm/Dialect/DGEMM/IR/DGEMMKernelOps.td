@@ -78,10 +78,13 @@ def DGEMM_PromoteOp : DGEMM_KernelOp<"promote",
     m64nN f32 wgmma fragment) to the f32 `total`, scaled by the thread's two
     A scales (`sa0` for its row r0, `sa1` for r0 + 8) and by the B scale of
     each 8-column group j: `sb0` for j < `former`, `sb1` after (a tile may
-    span two 128-wide B-scale blocks).
+    span two 128-wide B-scale blocks). When the tile's columns are split
+    over several fragments, `first_group` is the tile-wide index of this
+    fragment's first 8-column group.
   }];
   let arguments = (ins LLVM_AnyStruct:$total, LLVM_AnyStruct:$acc, F32:$sa0,
-                       F32:$sa1, F32:$sb0, F32:$sb1, I32:$former);
+                       F32:$sa1, F32:$sb0, F32:$sb1, I32:$former,
+                       DefaultValuedAttr<I32Attr, "0">:$first_group);
   let results = (outs LLVM_AnyStruct:$result);
   let assemblyFormat = [{
     $total `,` $acc `scales` `(` $sa0 `,` $sa1 `,` $sb0 `,` $sb1 `)`
@@ -95,7 +98,8 @@ def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store"> {
   let description = [{
     The consumer warpgroups wait (thread 0, then named barrier 1) until the
     previous tile's store has read the `block_m` x `block_n` staging tile at
-    `staging`, convert their f32 `total` fragments to bf16, write them
+    `staging`, convert their f32 `totals` (fragments of equal width that
+    cover the tile's columns left to right) to bf16, write them
     row-major into it, fence the writes for the async proxy, meet at named
     barrier 1, and thread 0 stores the tile to D at (`n0`, `m0`) through the
     tensor map `d_map` (the store clips rows >= M and columns >= N). The
@@ -103,13 +107,13 @@ def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store"> {
     main loop runs; the kernel waits for the last one before it exits. The
     `tid` is the thread index (0 .. 128 * consumers - 1).
   }];
-  let arguments = (ins LLVM_AnyStruct:$total, DGEMM_SharedPtr:$staging,
+  let arguments = (ins Variadic<LLVM_AnyStruct>:$totals, DGEMM_SharedPtr:$staging,
                        LLVM_AnyPointer:$d_map, I32:$n0, I32:$m0, I32:$tid,
                        I32Attr:$block_m, I32Attr:$block_n,
                        I32Attr:$consumers);
   let assemblyFormat = [{
-    $total `,` $staging `,` $d_map `[` $n0 `,` $m0 `]` `tid` $tid attr-dict
-    `:` type($total) `,` type($d_map)
+    `(` $totals `)` `,` $staging `,` $d_map `[` $n0 `,` $m0 `]` `tid` $tid attr-dict
+    `:` `(` type($totals) `)` `,` type($d_map)
   }];
   let hasVerifier = 1;
 }
