@@ -8,7 +8,7 @@
 // ONE: nvvm.wgmma.fence.aligned
 // ONE-NEXT: dgemm.wgmma_tile %{{.+}}, %{{.+}} {n = 160 : i32}
 // ONE-NEXT: nvvm.wgmma.commit.group.sync.aligned
-// ONE-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// ONE: nvvm.wgmma.wait.group.sync.aligned 0
 
 // A configured normal GEMM becomes one kernel in gpu.module @dgemm_kernels,
 // its structure visible as kernel IR; the emptied host function is removed.
