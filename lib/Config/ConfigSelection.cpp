@@ -456,7 +456,8 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t,
       p.kind != GemmKind::KGrouped) {
     if (nBlocks % 2 == 0)
       config.multicast = Multicast::A;
-    else if (p.kind == GemmKind::Normal && mBlocks % 2 == 0)
+    else if (o.allowMulticastB && p.kind == GemmKind::Normal &&
+             mBlocks % 2 == 0)
       config.multicast = Multicast::B;
   }
   config.clusterSize = config.multicast == Multicast::None ? 1 : 2;

@@ -98,3 +98,35 @@ func.func @gemm_m64_n2112_k7168_e4m3(%a: memref<64x7168xf8E4M3FN>, %sa: memref<6
       {config = #dgemm.config<block_m = 64, block_n = 16, stages = 8, cluster = 1, multicast = none, math_warpgroups = 1, swizzle_group = 1, num_sms = 132>}
   return
 }
+
+// -----
+
+// A multicast over a 2-CTA cluster: the pair shares the M block, each CTA
+// loads half of A's rows into both (mask 0b11), empty barriers count both
+// CTAs' consumer warps, releases go to both CTAs through mapa, and cluster
+// barriers follow the ring's initialisation and precede the exit.
+// CHECK-LABEL: llvm.func @dgemm_gemm_n4096_k7168_bm128_bn128_s5_g16_c128_mca_p2(
+// CHECK-SAME: dgemm.launch = {block = 384 : i64, block_m = 128 : i64, block_n = 128 : i64, cluster = 2 : i64
+// CHECK-SAME: {box = [128, 64], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}
+// CHECK: nvvm.mbarrier.init %{{.+}}, %c16_i32
+// CHECK: nvvm.fence.mbarrier.init
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK: nvvm.read.ptx.sreg.cluster.ctarank
+// CHECK: nvvm.read.ptx.sreg.clusterid.x
+// CHECK: nvvm.read.ptx.sreg.nclusterid.x
+// CHECK: dgemm.schedule_tile %{{.+}}, %{{.+}} {num_n_blocks = 16 : i32, swizzle_group = 8 : i32}
+// CHECK: %[[MASK:.+]] = llvm.mlir.constant(3 : i16) : i16
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg0, %{{.+}}, box[%{{.+}}, %{{.+}}] multicast_mask = %[[MASK]]
+// CHECK: %[[REMOTE:.+]] = nvvm.mapa %{{.+}}, %{{.+}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK-NEXT: nvvm.mbarrier.arrive %[[REMOTE]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK-NEXT: llvm.return
+func.func @gemm_m4096_n4096_k7168_mca(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,
+    %b: memref<4096x7168xf8E4M3FN>, %sb: memref<32x56xf32>, %d: memref<?x4096xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x7168xf8E4M3FN>, memref<?x56xf32, strided<[1, ?]>>,
+      memref<4096x7168xf8E4M3FN>, memref<32x56xf32>) outs(%d : memref<?x4096xbf16>)
+      {config = #dgemm.config<block_m = 128, block_n = 128, stages = 5, cluster = 2, multicast = a, math_warpgroups = 2, swizzle_group = 16, num_sms = 128>}
+  return
+}

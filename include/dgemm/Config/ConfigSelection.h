@@ -103,16 +103,17 @@ int64_t countTiles(const KernelConfig &c, const ProblemDesc &p);
 int64_t smemBytes(const KernelConfig &c, const ProblemDesc &p);
 
 /// What the kernel the config is for can do; the default is everything the
-/// config space holds. The lowering of this version supports no multicast
-/// and block M up to 128: the runtime and the dgemm-to-ptx pipeline pass
-/// kernelCapabilities().
+/// config space holds. The lowering of this version multicasts A but not B
+/// and takes block M up to 128: the runtime and the dgemm-to-ptx pipeline
+/// pass kernelCapabilities().
 struct SelectOptions {
   bool allowMulticast = true;
+  bool allowMulticastB = true;
   int64_t maxBlockM = 256;
 };
 
 /// The capabilities of the current Hopper lowering.
-inline SelectOptions kernelCapabilities() { return {false, 128}; }
+inline SelectOptions kernelCapabilities() { return {true, false, 128}; }
 
 /// The chosen config. Deterministic. Precondition: checkProblem(p) is empty.
 KernelConfig selectConfig(const ProblemDesc &p, const TargetDesc &t,

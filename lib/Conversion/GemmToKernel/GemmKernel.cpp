@@ -24,6 +24,16 @@
 //                                                 the next tile runs)
 //     thread 0 waits for its last store before the CTA exits
 //
+// With A multicast (cluster of 2 CTAs): the pair walks units of two
+// neighbouring N blocks with one M block (CTA rank r takes N block 2u + r);
+// each producer loads rows [r*BM/2, (r+1)*BM/2) of the A tile into both CTAs
+// (multicast mask 0b11), so full[s] still expects the whole tile's bytes; a
+// stage is free only when the consumers of both CTAs released it: empty[s]
+// counts 2*4*NC arrivals, lanes 0 and 1 of each consumer warp arriving on
+// CTA 0's and CTA 1's barrier. Cluster barriers after the ring's
+// initialisation and before exit keep a CTA from touching a peer that is not
+// there.
+//
 // The ring counter `it` runs on across tiles, so producer and consumers agree
 // on stage and parity without talking. Rows of a thread: r0 = 64w + 16*warp
 // + lane/4 and r0 + 8 (the wgmma fragment layout, HOPPER-FACTS §2).
@@ -54,9 +64,16 @@ public:
     initBarriers();
     Value m = fn.getArgument(kM);
     numMBlocks = k.ceilDiv(m, l.blockM);
-    tiles = k.mul(numMBlocks, k.c32(l.nBlocks));
-    firstTile = k.ctaId();
-    tileStep = k.numCtas();
+    // Units of work: tiles, or with a cluster, pairs of neighbouring tiles.
+    tiles = k.mul(numMBlocks, k.c32(l.nBlocks / l.cluster));
+    if (l.cluster > 1) {
+      rank = NVVM::ClusterId::create(b, loc, k.i32);
+      firstTile = NVVM::ClusterIdXOp::create(b, loc, k.i32);
+      tileStep = NVVM::ClusterDimXOp::create(b, loc, k.i32);
+    } else {
+      firstTile = k.ctaId();
+      tileStep = k.numCtas();
+    }
 
     auto roles = scf::IfOp::create(b, loc, k.eq(wg, k.c32(l.consumers)),
                                    /*withElseRegion=*/true);
@@ -65,6 +82,12 @@ public:
     b.setInsertionPointToStart(roles.elseBlock());
     buildConsumer(wg);
     b.setInsertionPointAfter(roles);
+    if (l.cluster > 1) {
+      // No CTA leaves while its peer may still multicast into it or arrive
+      // on its barriers.
+      NVVM::ClusterArriveOp::create(b, loc, nullptr);
+      NVVM::ClusterWaitOp::create(b, loc, nullptr);
+    }
     LLVM::ReturnOp::create(b, loc, ValueRange());
   }
 
@@ -97,7 +120,7 @@ private:
                                    k.c32(1), Value());
       NVVM::MBarrierInitOp::create(
           b, loc, k.byteAt(smem, l.barOff + 8 * (l.stages + s)),
-          k.c32(4 * l.consumers), Value());
+          k.c32(4 * l.consumers * l.cluster), Value());
     }
     NVVM::FenceMbarrierInitOp::create(b, loc);
     for (GemmKernelParam p : {kMapA, kMapSFA, kMapB, kMapD})
@@ -105,7 +128,13 @@ private:
                                /*evictPriority=*/nullptr, tensorMap(p),
                                /*predicate=*/Value(), b.getUnitAttr());
     b.setInsertionPointAfter(first);
-    NVVM::Barrier0Op::create(b, loc);
+    if (l.cluster > 1) {
+      // The peer's barriers are initialised before anyone uses them.
+      NVVM::ClusterArriveOp::create(b, loc, nullptr);
+      NVVM::ClusterWaitOp::create(b, loc, nullptr);
+    } else {
+      NVVM::Barrier0Op::create(b, loc);
+    }
   }
 
   /// The persistent tile loop; `body` builds one tile and returns the ring
@@ -117,9 +146,12 @@ private:
     Value t = loop.getInductionVar();
     auto sched = ScheduleTileOp::create(
         b, loc, k.i32, k.i32, t, numMBlocks,
-        b.getI32IntegerAttr(l.nBlocks), b.getI32IntegerAttr(l.swizzleGroup));
-    Value next = body(sched.getMBlock(), sched.getNBlock(),
-                      loop.getRegionIterArgs()[0]);
+        b.getI32IntegerAttr(l.nBlocks / l.cluster),
+        b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup / l.cluster, 1)));
+    Value nBlock = sched.getNBlock();
+    if (l.cluster > 1)
+      nBlock = k.add(k.mul(nBlock, k.c32(l.cluster)), rank);
+    Value next = body(sched.getMBlock(), nBlock, loop.getRegionIterArgs()[0]);
     scf::YieldOp::create(b, loc, next);
     b.setInsertionPointAfter(loop);
   }
@@ -154,7 +186,17 @@ private:
                                              k.c32(l.txBytes), nullptr,
                                              nullptr, Value());
       Value k0 = k.mul(kb, k.c32(128));
-      loadTile(stageBuffer(l.aOff, l.aStageBytes, s), kMapA, {k0, m0}, full);
+      Value aStage = stageBuffer(l.aOff, l.aStageBytes, s);
+      if (l.cluster > 1) {
+        // This CTA's half of A's rows, into the same place in both CTAs.
+        Value rows = k.mul(rank, k.c32(l.blockM / l.cluster));
+        loadTile(k.byteAt(aStage, k.mul(rows, k.c32(128))), kMapA,
+                 {k0, k.add(m0, rows)}, full,
+                 LLVM::ConstantOp::create(b, loc, b.getI16Type(),
+                                          (1 << l.cluster) - 1));
+      } else {
+        loadTile(aStage, kMapA, {k0, m0}, full);
+      }
       loadTile(stageBuffer(l.bOff, l.bStageBytes, s), kMapB, {k0, n0}, full);
       loadTile(stageBuffer(l.sfaOff, l.sfaStageBytes, s), kMapSFA, {m0, kb},
                full);
@@ -166,11 +208,11 @@ private:
   }
 
   void loadTile(Value dst, GemmKernelParam map, ArrayRef<Value> coords,
-                Value barrier) {
+                Value barrier, Value multicastMask = Value()) {
     Value dst7 = LLVM::AddrSpaceCastOp::create(b, loc, k.ptr7, dst);
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
         b, loc, dst7, tensorMap(map), coords, barrier, ValueRange(),
-        /*multicastMask=*/Value(), /*l2CacheHint=*/Value(),
+        multicastMask, /*l2CacheHint=*/Value(),
         NVVM::TMALoadModeAttr::get(b.getContext(), NVVM::TMALoadMode::TILE),
         b.getBoolAttr(false), /*group=*/nullptr, /*predicate=*/Value());
   }
@@ -186,7 +228,6 @@ private:
                      k.add(k.mul(k.remu(warp, k.c32(4)), k.c32(16)),
                            k.divu(lane, k.c32(4))));
     Value r1 = k.add(r0, k.c32(8));
-    Value isLane0 = k.eq(lane, k.c32(0));
     const int64_t parts = l.nParts, partN = l.blockN / l.nParts;
     SmallVector<Type> fields(partN / 2, k.f32);
     auto fragment = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
@@ -244,11 +285,7 @@ private:
         if (p == parts - 1) {
           // Every part has read the stage: release it, one arrival per
           // consumer warp.
-          auto release = scf::IfOp::create(b, loc, isLane0, false);
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPointToStart(release.thenBlock());
-          NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBarrier(s),
-                                         Value(), nullptr);
+          releaseStage(s, lane);
         }
         results.push_back(PromoteOp::create(
             b, loc, fragment, kLoop.getRegionIterArgs()[1 + p], accs[p], sa0,
@@ -271,6 +308,25 @@ private:
     NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
                                          b.getUnitAttr());
     b.setInsertionPointAfter(last);
+  }
+
+  /// One arrival per consumer warp on empty[s] of each CTA of the cluster:
+  /// lane c arrives on CTA c's barrier (through its cluster address).
+  void releaseStage(Value s, Value lane) {
+    auto release =
+        scf::IfOp::create(b, loc, k.ult(lane, k.c32(l.cluster)), false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(release.thenBlock());
+    if (l.cluster == 1) {
+      NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBarrier(s), Value(),
+                                     nullptr);
+      return;
+    }
+    Value remote = NVVM::MapaOp::create(b, loc, k.ptr7, emptyBarrier(s), lane);
+    NVVM::MBarrierArriveOp::create(
+        b, loc, Type(), remote, Value(),
+        NVVM::MemScopeKindAttr::get(b.getContext(),
+                                    NVVM::MemScopeKind::CLUSTER));
   }
 
   /// The consumers copy B-scale rows nb0 and nb1 (K/128 floats each) of the
@@ -303,6 +359,7 @@ private:
   LLVM::LLVMFuncOp fn;
   StringRef smemSymbol;
   Value smem, tid, numMBlocks, tiles, firstTile, tileStep;
+  Value rank; // CTA rank in the cluster (cluster > 1 only)
 };
 } // namespace
 

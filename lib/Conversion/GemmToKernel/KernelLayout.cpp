@@ -31,6 +31,7 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c, int64_t n,
   l.nScaleBlocks = (n + 127) / 128;
   l.swizzleGroup = c.swizzleGroup;
   l.maxCtas = c.numSMs;
+  l.cluster = c.clusterSize;
   l.nParts = 1;
   for (int64_t parts = std::max<int64_t>(maxParts, 1); parts > 1; --parts)
     if (c.blockN % (8 * parts) == 0 && c.blockN / parts >= 32) {

@@ -33,6 +33,9 @@ struct KernelLayout {
   /// columns, committed separately, so that promoting one part overlaps the
   /// tensor cores' work on the next.
   int64_t nParts;
+  /// CTAs per cluster: 2 when A is multicast (the pair shares an M block and
+  /// takes neighbouring N blocks; each loads half of A's rows for both).
+  int64_t cluster;
   int64_t dOff, aOff, bOff, sfaOff, sfbOff, barOff, smemBytes;
   int64_t aStageBytes, bStageBytes, sfaStageBytes, txBytes;
 

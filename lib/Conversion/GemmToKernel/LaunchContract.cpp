@@ -40,7 +40,9 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
   ContractBuilder c{ctx};
   Builder &b = c.b;
   SmallVector<Attribute> params(6);
-  params[kMapA] = c.tensorMap(0, {1, 0}, {128, l.blockM}, 128, "u8");
+  // With A multicast, each CTA of the pair loads half of the tile's rows.
+  params[kMapA] =
+      c.tensorMap(0, {1, 0}, {128, l.blockM / l.cluster}, 128, "u8");
   params[kMapSFA] = c.tensorMap(1, {0, 1}, {l.blockM, 1}, 0, "f32");
   params[kMapB] = c.tensorMap(2, {1, 0}, {128, l.blockN}, 128, "u8");
   params[kMapD] = c.tensorMap(4, {1, 0}, {l.blockN, l.blockM}, 0, "bf16");
@@ -49,7 +51,7 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
   params[kM] =
       b.getDictionaryAttr({b.getNamedAttr("kind", b.getStringAttr("m"))});
   return b.getDictionaryAttr(
-      {c.i64("block", l.threads), c.i64("cluster", 1),
+      {c.i64("block", l.threads), c.i64("cluster", l.cluster),
        c.i64("dynamic_smem", l.smemBytes), c.i64("max_ctas", l.maxCtas),
        c.i64("block_m", l.blockM), c.i64("block_n", l.blockN),
        c.i64("n", l.n), c.i64("k", l.k),

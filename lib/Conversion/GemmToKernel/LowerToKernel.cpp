@@ -34,9 +34,8 @@ static std::string unsupported(GemmOp op, const ::dgemm::KernelConfig &c) {
     return "only the 1x128 x 128x128 recipe is lowered so far";
   if (!d.getElementType().isBF16() || op.getC())
     return "only a bf16 output without an accumulate input is lowered so far";
-  if (c.clusterSize != 1)
-    return "2-CTA clusters (multicast) are not lowered yet; choose a config "
-           "with cluster = 1 (dgemm-select-config{multicast=false})";
+  if (c.multicast == ::dgemm::Multicast::B)
+    return "multicast of B is not lowered yet; choose multicast = a or none";
   if (c.blockM != 64 && c.blockM != 128)
     return "block_m 256 is not lowered yet (dgemm-select-config{max-block-m=128})";
   return "";
@@ -47,6 +46,7 @@ static std::string kernelName(const KernelLayout &l) {
          "_bm" + std::to_string(l.blockM) + "_bn" + std::to_string(l.blockN) +
          "_s" + std::to_string(l.stages) + "_g" +
          std::to_string(l.swizzleGroup) + "_c" + std::to_string(l.maxCtas) +
+         (l.cluster > 1 ? "_mca" : "") +
          (l.nParts > 1 ? "_p" + std::to_string(l.nParts) : "");
 }
 

@@ -12,6 +12,9 @@
   6. kernel IR is real IR the kernel IR dgemm-opt prints for a shape, its
                           tile order edited, compiled by the rest of the
                           pipeline and run through the runtime
+  7. multicast A          a 2-CTA cluster sharing A's M block (config set in
+                          the dgemm IR), with an M tail and several tiles per
+                          cluster
 
 Steps 1-2 compile the kernel IR in steps/ with dgemm-opt and launch it with
 the driver (cuda_driver.py); steps 3-5 go through libdgemm's C API (the
@@ -132,6 +135,15 @@ def gemm_check(name, m, n, k, scale_spread):
     report("%s M=%d N=%d K=%d" % (name, m, n, k), ok, "(diff %.2e, %d elements off)" % (diff, bad))
 
 
+GEMM_IR_WITH_CONFIG = """
+func.func @gemm(%a: memref<?x{k}xf8E4M3FN>, %sa: memref<?x{kb}xf32, strided<[1, ?]>>,
+    %b: memref<{n}x{k}xf8E4M3FN>, %sb: memref<{nb}x{kb}xf32>, %d: memref<?x{n}xbf16>) {{
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x{k}xf8E4M3FN>, memref<?x{kb}xf32, strided<[1, ?]>>,
+      memref<{n}x{k}xf8E4M3FN>, memref<{nb}x{kb}xf32>) outs(%d : memref<?x{n}xbf16>) {{config = {config}}}
+  return
+}}
+"""
+
 GEMM_IR = """
 func.func @gemm(%a: memref<?x{k}xf8E4M3FN>, %sa: memref<?x{kb}xf32, strided<[1, ?]>>,
     %b: memref<{n}x{k}xf8E4M3FN>, %sb: memref<{nb}x{kb}xf32>, %d: memref<?x{n}xbf16>) {{
@@ -170,7 +182,49 @@ def step6_kernel_ir_edit():
            "(diff %.2e)" % diff)
 
 
+def run_kernel_ir_gemm(name, kernel_ir, m, n, k):
+    import dgemm
+    from dgemm.utils import calc_diff
+    kb, nb = k // 128, (n + 127) // 128
+    a = torch.randn(m, k, device="cuda").to(torch.float8_e4m3fn)
+    b = torch.randn(n, k, device="cuda").to(torch.float8_e4m3fn)
+    sfa = torch.exp2(torch.randint(-4, 5, (m, kb), device="cuda").float())
+    sfb = torch.exp2(torch.randint(-4, 5, (nb, kb), device="cuda").float())
+    d = torch.full((m, n), float("nan"), dtype=torch.bfloat16, device="cuda")
+    dgemm.launch_kernel_ir(kernel_ir, (a, sfa.t().contiguous().t()), (b, sfb), d)
+    torch.cuda.synchronize()
+    ref = (a.float() * sfa.repeat_interleave(128, 1)) @ \
+        (b.float() * sfb.repeat_interleave(128, 0)[:n].repeat_interleave(128, 1)).t()
+    diff = calc_diff(d.float(), ref)
+    tol = 0.02 * ref.abs() + 0.01 * ref.abs().max()
+    bad = ((d.float() - ref).abs() > tol).sum().item()
+    report(name, diff < 1e-3 and bad == 0 and not torch.isnan(d).any().item(),
+           "(diff %.2e, %d elements off)" % (diff, bad))
+
+
+def step7_multicast():
+    # 300 rows: 3 M blocks, the last a tail; 16 N blocks of 128 = 8 pairs;
+    # 8 CTAs = 4 clusters, so each cluster runs 6 units.
+    m, n, k = 300, 2048, 1024
+    config = ("#dgemm.config<block_m = 128, block_n = 128, stages = 4, cluster = 2, "
+              "multicast = a, math_warpgroups = 2, swizzle_group = 4, num_sms = 8>")
+    ir = GEMM_IR_WITH_CONFIG.format(n=n, k=k, kb=k // 128, nb=n // 128, config=config)
+    kernel_ir = subprocess.run([DGEMM_OPT, "--dgemm-lower-to-kernel"], input=ir, capture_output=True,
+                               text=True, check=True).stdout
+    if "cluster = 2" not in kernel_ir or "multicast_mask" not in kernel_ir:
+        report("step 7 multicast A", False, "(the kernel IR has no cluster or multicast)")
+        return
+    run_kernel_ir_gemm("step 7 multicast A (2-CTA cluster, M tail) M=%d N=%d K=%d" % (m, n, k),
+                       kernel_ir, m, n, k)
+
+
 def main():
+    only = os.environ.get("STEPS")  # e.g. STEPS=7 (for compute-sanitizer runs)
+    if only:
+        for n in only.split(","):
+            globals()[[f for f in globals() if f.startswith("step%s_" % n)][0]]()
+        print("%d passed, %d failed" % (sum(results), len(results) - sum(results)))
+        return 0 if all(results) else 1
     for step in (step1_tma_roundtrip, step2_wgmma_tile):
         try:
             step()
@@ -186,6 +240,10 @@ def main():
         step6_kernel_ir_edit()
     except Exception as e:
         report("step 6 kernel IR edit", False, repr(e))
+    try:
+        step7_multicast()
+    except Exception as e:
+        report("step 7 multicast A", False, repr(e))
     print("%d passed, %d failed" % (sum(results), len(results) - sum(results)))
     return 0 if all(results) else 1
 

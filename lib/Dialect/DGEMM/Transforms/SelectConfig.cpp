@@ -40,6 +40,7 @@ struct SelectConfigPass
       }
       ::dgemm::SelectOptions options;
       options.allowMulticast = multicast;
+      options.allowMulticastB = multicastB;
       options.maxBlockM = maxBlockM;
       ::dgemm::KernelConfig config = ::dgemm::selectConfig(
           problem, toTargetDesc(op.getEffectiveTarget()), options);

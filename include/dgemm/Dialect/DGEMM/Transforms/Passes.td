@@ -53,6 +53,8 @@ def DGEMMSelectConfig : Pass<"dgemm-select-config"> {
            "M assumed for ops whose M is dynamic and that have no m_hint">,
     Option<"multicast", "multicast", "bool", /*default=*/"true",
            "Allow 2-CTA clusters with TMA multicast">,
+    Option<"multicastB", "multicast-b", "bool", /*default=*/"true",
+           "Allow multicasting B (clusters along M)">,
     Option<"maxBlockM", "max-block-m", "int64_t", /*default=*/"256",
            "Largest block M to choose (the kernel's capability)">,
   ];
