@@ -237,7 +237,8 @@ Status prepare(int64_t m, int64_t n, int64_t k, double *compileMs, char *info,
                   loadedNow ? loaded->loadMs : 0.0);
     text += std::string("; load_ms=") + loadMs +
             "; registers=" + str(loaded->numRegs) +
-            "; local_bytes=" + str(loaded->localBytes);
+            "; local_bytes=" + str(loaded->localBytes) +
+            "; max_active_clusters=" + str(loaded->maxActiveClusters);
   } else {
     text += "; device=none";
   }

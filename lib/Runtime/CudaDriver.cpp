@@ -130,6 +130,7 @@ std::unique_ptr<CudaDriver> CudaDriver::load(const std::string &library,
   need("cuFuncSetAttribute", d->cuFuncSetAttribute);
   need("cuFuncGetAttribute", d->cuFuncGetAttribute);
   need("cuLaunchKernelEx", d->cuLaunchKernelEx);
+  need("cuOccupancyMaxActiveClusters", d->cuOccupancyMaxActiveClusters);
   need("cuTensorMapEncodeTiled", d->cuTensorMapEncodeTiled);
   if (missing) {
     status = Status::error(DGEMM_ERROR_NO_DRIVER,

@@ -204,6 +204,35 @@ Status dgemm::runtime::loadKernel(const CudaDriver &driver,
     if (!s.ok())
       return fail(s);
   }
+  if (c.cluster > 1) {
+    // Not every SM can join a cluster (GPCs have odd SM counts): ask the
+    // driver how many clusters fit at once.
+    CUlaunchAttribute attr{};
+    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = static_cast<unsigned>(c.cluster);
+    attr.value.clusterDim.y = 1;
+    attr.value.clusterDim.z = 1;
+    CUlaunchConfig config{};
+    config.gridDimX = static_cast<unsigned>(c.cluster);
+    config.gridDimY = 1;
+    config.gridDimZ = 1;
+    config.blockDimX = static_cast<unsigned>(c.block);
+    config.blockDimY = 1;
+    config.blockDimZ = 1;
+    config.sharedMemBytes = static_cast<unsigned>(c.dynamicSmem);
+    config.attrs = &attr;
+    config.numAttrs = 1;
+    s = driver.check(driver.cuOccupancyMaxActiveClusters(
+                         &k.maxActiveClusters, k.function, &config),
+                     "cuOccupancyMaxActiveClusters");
+    if (!s.ok())
+      return fail(s);
+    if (k.maxActiveClusters < 1)
+      return fail(Status::error(
+          DGEMM_ERROR_CUDA, "no cluster of " + str(c.cluster) +
+                                " CTAs with " + str(c.dynamicSmem) +
+                                " bytes of shared memory each fits the GPU"));
+  }
   if (k.maxThreadsPerBlock < c.block)
     return fail(Status::error(
         DGEMM_ERROR_CUDA,
@@ -225,7 +254,11 @@ Status dgemm::runtime::launchKernel(const CudaDriver &driver,
   attr.value.clusterDim.y = 1;
   attr.value.clusterDim.z = 1;
   CUlaunchConfig config{};
+  // A persistent kernel takes any grid: never more clusters than fit at once.
   config.gridDimX = grid.gridX;
+  if (grid.cluster > 1 && k.maxActiveClusters > 0)
+    config.gridDimX = std::min<unsigned>(
+        grid.gridX, static_cast<unsigned>(k.maxActiveClusters) * grid.cluster);
   config.gridDimY = 1;
   config.gridDimZ = 1;
   config.blockDimX = static_cast<unsigned>(c.block);

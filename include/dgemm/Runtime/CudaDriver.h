@@ -76,6 +76,8 @@ public:
   cuda::CUresult (*cuLaunchKernelEx)(const cuda::CUlaunchConfig *,
                                      cuda::CUfunction, void **,
                                      void **) = nullptr;
+  cuda::CUresult (*cuOccupancyMaxActiveClusters)(
+      int *, cuda::CUfunction, const cuda::CUlaunchConfig *) = nullptr;
   cuda::CUresult (*cuTensorMapEncodeTiled)(
       cuda::CUtensorMap *, cuda::CUtensorMapDataType, uint32_t, void *,
       const uint64_t *, const uint64_t *, const uint32_t *, const uint32_t *,

@@ -83,6 +83,10 @@ struct LoadedKernel {
   int numRegs = -1;
   int localBytes = -1;
   int maxThreadsPerBlock = -1;
+  /// Clusters of the contract's size that can be resident at once (0 for
+  /// kernels without clusters): a persistent grid larger than this would run
+  /// its last clusters as a second wave, so launches are capped to it.
+  int maxActiveClusters = 0;
   /// Time cuModuleLoadDataEx took (the driver's JIT, or its compute cache).
   double loadMs = 0;
   /// The driver JIT's info log.
