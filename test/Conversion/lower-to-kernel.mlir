@@ -104,7 +104,8 @@ func.func @gemm_m64_n2112_k7168_e4m3(%a: memref<64x7168xf8E4M3FN>, %sa: memref<6
 // A multicast over a 2-CTA cluster: the pair shares the M block, each CTA
 // loads half of A's rows into both (mask 0b11), empty barriers count both
 // CTAs' consumer warps, releases go to both CTAs through mapa, and cluster
-// barriers follow the ring's initialisation and precede the exit.
+// barriers follow the ring's initialisation and precede the exit. The remote
+// arrive is a CTA-scope release (a cluster-scope one flushes every K block).
 // CHECK-LABEL: llvm.func @dgemm_gemm_n4096_k7168_bm128_bn128_s5_g16_c128_mca_p2(
 // CHECK-SAME: dgemm.launch = {block = 384 : i64, block_m = 128 : i64, block_n = 128 : i64, cluster = 2 : i64
 // CHECK-SAME: {box = [128, 64], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}
@@ -119,7 +120,7 @@ func.func @gemm_m64_n2112_k7168_e4m3(%a: memref<64x7168xf8E4M3FN>, %sa: memref<6
 // CHECK: %[[MASK:.+]] = llvm.mlir.constant(3 : i16) : i16
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg0, %{{.+}}, box[%{{.+}}, %{{.+}}] multicast_mask = %[[MASK]]
 // CHECK: %[[REMOTE:.+]] = nvvm.mapa %{{.+}}, %{{.+}} : !llvm.ptr<3> -> !llvm.ptr<7>
-// CHECK-NEXT: nvvm.mbarrier.arrive %[[REMOTE]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// CHECK-NEXT: nvvm.mbarrier.arrive %[[REMOTE]] : !llvm.ptr<7>
 // CHECK: nvvm.cluster.arrive
 // CHECK-NEXT: nvvm.cluster.wait
 // CHECK-NEXT: llvm.return

@@ -322,11 +322,11 @@ private:
                                      nullptr);
       return;
     }
+    // A CTA-scope release is enough: the stage was only read (by wgmma,
+    // which has completed); a cluster-scope release would flush this
+    // thread's writes cluster-wide on every K block.
     Value remote = NVVM::MapaOp::create(b, loc, k.ptr7, emptyBarrier(s), lane);
-    NVVM::MBarrierArriveOp::create(
-        b, loc, Type(), remote, Value(),
-        NVVM::MemScopeKindAttr::get(b.getContext(),
-                                    NVVM::MemScopeKind::CLUSTER));
+    NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(), nullptr);
   }
 
   /// The consumers copy B-scale rows nb0 and nb1 (K/128 floats each) of the
