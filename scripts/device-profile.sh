@@ -17,10 +17,12 @@ export DGEMM_CACHE_DIR=${DGEMM_CACHE_DIR:-/tmp/dgemm-profile-cache}
 log="$OUT/ncu-${SHAPE//,/x}.txt"
 timeout 300 ncu --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
   --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis --section LaunchStats \
+  --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active" \
   -k regex:dgemm_gemm -c 1 \
   python3 "$root/bench/run_bench.py" --no-csv --shapes "$SHAPE" --iters 1 --warmup 0 \
   --no-peers --host-calls 1 > "$log" 2>&1
 rc=$?
-grep -E "Duration|Throughput|Pipe|Stall|Warp Cycles|Issued|Eligible|Registers|Shared Memory|L2|DRAM|Active Warps|No Eligible|One or More" "$log" | head -60
+grep -E "Duration|Throughput|Warp Cycles|Eligible|Registers|L2 Hit|stalled|gmma" "$log" |
+  awk '$NF+0 >= 0.05 || !/stalled/' | head -60
 echo "ncu rc=$rc, full report in $log"
 exit $rc

@@ -3,7 +3,8 @@
 // The one lowering pipeline, in two halves so that the kernel IR between
 // them can be printed, edited and fed back:
 //
-//   dgemm-to-kernel      dgemm-select-config{multicast-b=false max-block-m=128}
+//   dgemm-to-kernel      dgemm-select-config{multicast=false multicast-b=false
+//                        max-block-m=128}
 //                        dgemm-lower-to-kernel
 //   dgemm-kernel-to-ptx  gpu.module(convert-dgemm-to-nvvm, convert-scf-to-cf,
 //                        convert-to-llvm, convert-nvvm-to-llvm, canonicalize,
