@@ -5,6 +5,7 @@ GPU machine: every number in it comes from the records, none is typed.
 
   scripts/gen_results.py bench.jsonl [--warm bench-warm.jsonl]
                          [--out bench/RESULTS.md] [--commit HASH]
+                         [--deepgemm bench/peers-deepgemm.csv]
 
 Sections: the run (date, commit, device, versions, library hash, method);
 a summary per set of shapes (checks passed, geometric means of dgemm TFLOPS
@@ -13,6 +14,14 @@ shapes that have both numbers); one table per set (shapes.csv, then random
 or other shapes); failures with their first bad element or error.
 ``--commit`` overrides the commit of the run's meta record (the GPU machine
 has no .git, so that is often "unknown").
+
+DeepGEMM is not run by run_bench.py: its TFLOPS, with the cuBLAS per-tensor
+TFLOPS of the same run, come from ``--deepgemm`` (bench/peers-deepgemm.csv,
+measured on another H200 session). Machines differ by several percent, so
+dgemm is compared with DeepGEMM through cuBLAS: for a shape with a row there,
+"dgemm vs DeepGEMM" = (dgemm / cuBLAS per-tensor, both from this run) /
+(DeepGEMM / cuBLAS per-tensor, both from the CSV). Tables with such shapes get
+that column and "DeepGEMM/cuBLAS (PEERS)"; the summary gets its geometric mean.
 """
 import argparse
 import json
@@ -21,6 +30,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+DEEPGEMM_CSV = ROOT / "bench" / "peers-deepgemm.csv"
 
 
 def read_jsonl(path):
@@ -134,11 +144,53 @@ def check_cell(rec):
     return "**%s**" % s if s == "ERROR" else s
 
 
+def read_deepgemm(path):
+    """bench/peers-deepgemm.csv -> dict(source=its path as printed, note=its
+    first comment line, rows={(layout, m, n, k): {column: TFLOPS or None}})."""
+    import csv
+    path = Path(path).resolve()
+    rows = {}
+    lines = path.read_text().splitlines()
+    comments = [ln.lstrip("#").strip() for ln in lines if ln.startswith("#")]
+    for r in csv.DictReader(ln for ln in lines if ln.strip() and not ln.startswith("#")):
+        key = (r["layout"].strip(), int(r["m"]), int(r["n"]), int(r["k"]))
+        if key in rows:
+            raise ValueError("%s: shape %s listed twice" % (path, key))
+        rows[key] = {c: float(r[c]) if (r.get(c) or "").strip() else None
+                     for c in ("deepgemm_tflops", "torch_blockwise_tflops",
+                               "cublas_per_tensor_tflops")}
+    try:
+        source = str(path.relative_to(ROOT))
+    except ValueError:
+        source = path.name
+    return dict(source=source, note=comments[0] if comments else "", rows=rows)
+
+
+def deepgemm_row(rec, deepgemm):
+    if not deepgemm:
+        return None
+    return deepgemm.get((rec.get("layout") or "normal", rec["m"], rec["n"], rec["k"]))
+
+
+def deepgemm_over_cublas(rec, deepgemm):
+    """DeepGEMM / cuBLAS per-tensor, both from the CSV's run."""
+    row = deepgemm_row(rec, deepgemm)
+    if not row or not row["deepgemm_tflops"] or not row["cublas_per_tensor_tflops"]:
+        return None
+    return row["deepgemm_tflops"] / row["cublas_per_tensor_tflops"]
+
+
+def vs_deepgemm(rec, deepgemm):
+    """(dgemm / cuBLAS per-tensor, this run) / (DeepGEMM / cuBLAS per-tensor, CSV)."""
+    here, there = ratio(rec, "cublas_per_tensor"), deepgemm_over_cublas(rec, deepgemm)
+    return here / there if here and there else None
+
+
 def shape_label(rec):
     return "%d | %d | %d" % (rec["m"], rec["n"], rec["k"])
 
 
-def table(recs, warm):
+def table(recs, warm, deepgemm=None):
     head = ("| M | N | K | config | dgemm µs | dgemm TFLOPS | GB/s | torch blockwise TFLOPS "
             "| cuBLAS per-tensor TFLOPS | vs torch | vs cuBLAS | compile ms | host µs (py / C) "
             "| check |")
@@ -146,13 +198,23 @@ def table(recs, warm):
     if warm:
         lines[0] = lines[0][:-len("| check |")] + "| warm load ms | check |"
         lines[1] = lines[1][:-len("---|")] + "--:|---|"
+    with_dg = any(deepgemm_row(r, deepgemm) for r in recs)
+    if with_dg:
+        at = "| vs cuBLAS |"
+        col = lines[0][:lines[0].index(at)].count("|") + 1   # columns up to vs cuBLAS
+        lines[0] = lines[0].replace(at, at + " DeepGEMM/cuBLAS (PEERS) | dgemm vs DeepGEMM |")
+        seps = lines[1].strip("|").split("|")
+        lines[1] = "|" + "|".join(seps[:col] + ["--:", "--:"] + seps[col:]) + "|"
     for r in recs:
         host_py, host_c = num(r, "host_us", "dgemm_python"), num(r, "host_us", "dgemm_c")
         cells = [shape_label(r), short_config(r.get("config")), fmt(num(r, "us"), 1),
                  fmt_rate(tflops(r)), fmt_rate(num(r, "gbps")),
                  peer_cell(r, "torch_blockwise"), peer_cell(r, "cublas_per_tensor"),
-                 fmt(ratio(r, "torch_blockwise"), 2), fmt(ratio(r, "cublas_per_tensor"), 2),
-                 fmt(num(r, "compile_ms"), 0),
+                 fmt(ratio(r, "torch_blockwise"), 2), fmt(ratio(r, "cublas_per_tensor"), 2)]
+        if with_dg:
+            cells += [fmt(deepgemm_over_cublas(r, deepgemm), 2),
+                      fmt(vs_deepgemm(r, deepgemm), 2)]
+        cells += [fmt(num(r, "compile_ms"), 0),
                  "%s / %s" % (fmt(host_py, 1), fmt(host_c, 1)) if host_py is not None else "-"]
         if warm:
             w = warm.get((r["m"], r["n"], r["k"]))
@@ -162,16 +224,21 @@ def table(recs, warm):
     return lines
 
 
-def summary_row(label, recs):
+def summary_row(label, recs, deepgemm=None):
     ok = sum(1 for r in recs if status(r) == "ok")
     ran = sum(1 for r in recs if status(r) != "skipped")
-    return "| %s | %d | %d / %d | %s | %s | %s |" % (
+    row = "| %s | %d | %d / %d | %s | %s | %s |" % (
         label, len(recs), ok, ran, fmt_rate(geomean([tflops(r) for r in recs])),
         fmt(geomean([ratio(r, "torch_blockwise") for r in recs]), 2),
         fmt(geomean([ratio(r, "cublas_per_tensor") for r in recs]), 2))
+    if deepgemm is not None:
+        vals = [v for v in (vs_deepgemm(r, deepgemm) for r in recs) if v]
+        row += " %s |" % ("%s (%d)" % (fmt(geomean(vals), 2), len(vals)) if vals else "-")
+    return row
 
 
-def render(records, source_name, commit=None, warm_records=None):
+def render(records, source_name, commit=None, warm_records=None, deepgemm=None):
+    """deepgemm: read_deepgemm's dict, or None."""
     meta = next((r for r in records if r.get("type") == "meta"), {})
     summary = next((r for r in records if r.get("type") == "summary"), {})
     shapes = [r for r in records if r.get("type") == "shape"]
@@ -181,6 +248,9 @@ def render(records, source_name, commit=None, warm_records=None):
     other = [r for r in shapes if r.get("source") != "csv"]
     small = [r for r in csv_recs if r["m"] <= 128]
     large = [r for r in csv_recs if r["m"] > 128]
+    dg_rows = (deepgemm or {}).get("rows")
+    if not any(deepgemm_row(r, dg_rows) for r in shapes):
+        dg_rows = None
     tol = meta.get("tolerance") or {}
     args = meta.get("args") or {}
 
@@ -215,8 +285,15 @@ def render(records, source_name, commit=None, warm_records=None):
             "poisoned with NaN and guarded; against a float64 reference: calc_diff < %s and "
             "|D - ref| <= %s·|ref| + %s·rms for every element; guards intact; bitwise equal "
             "to a call through the scale-layout copy path." % (
-                tol.get("calc_diff_max", "?"), tol.get("rtol", "?"), tol.get("atol_rms", "?")),
-            ""]
+                tol.get("calc_diff_max", "?"), tol.get("rtol", "?"), tol.get("atol_rms", "?"))]
+    if dg_rows:
+        out.append("- DeepGEMM: not run here; its TFLOPS and cuBLAS per-tensor's of the same "
+                   "run come from `%s`: %s. Machines differ by several percent, so dgemm is "
+                   "compared with it through cuBLAS: DeepGEMM/cuBLAS (PEERS) = DeepGEMM / cuBLAS "
+                   "per-tensor in that run; dgemm vs DeepGEMM (cuBLAS-normalized) = (dgemm / "
+                   "cuBLAS per-tensor in this run) / (DeepGEMM/cuBLAS (PEERS)); above 1 is "
+                   "faster than DeepGEMM." % (deepgemm["source"], deepgemm["note"].rstrip(".")))
+    out.append("")
     if summary.get("context_lost"):
         out += ["**The run lost its CUDA context:** %s" % summary["context_lost"], ""]
     if summary.get("aborted"):
@@ -230,15 +307,20 @@ def render(records, source_name, commit=None, warm_records=None):
             "| shapes | count | checks passed | dgemm TFLOPS | dgemm / torch blockwise "
             "| dgemm / cuBLAS per-tensor |",
             "|---|--:|--:|--:|--:|--:|"]
+    if dg_rows:
+        out[-4] = out[-4][:-1] + "; dgemm vs DeepGEMM (cuBLAS-normalized, see above) over the " \
+            "shapes that have a DeepGEMM row, their count in brackets."
+        out[-2] += " dgemm vs DeepGEMM, cuBLAS-normalized (shapes) |"
+        out[-1] += "--:|"
     if small:
-        out.append(summary_row("shapes.csv, M ≤ 128", small))
+        out.append(summary_row("shapes.csv, M ≤ 128", small, dg_rows))
     if large:
-        out.append(summary_row("shapes.csv, M > 128", large))
+        out.append(summary_row("shapes.csv, M > 128", large, dg_rows))
     if csv_recs:
-        out.append(summary_row("shapes.csv, all", csv_recs))
+        out.append(summary_row("shapes.csv, all", csv_recs, dg_rows))
     if other:
-        out.append(summary_row("random and other shapes", other))
-    out.append(summary_row("everything", shapes))
+        out.append(summary_row("random and other shapes", other, dg_rows))
+    out.append(summary_row("everything", shapes, dg_rows))
     hp = [num(r, "host_us", "dgemm_python") for r in shapes]
     hc = [num(r, "host_us", "dgemm_c") for r in shapes]
     ht = [num(r, "host_us", "torch_blockwise") for r in shapes]
@@ -265,10 +347,10 @@ def render(records, source_name, commit=None, warm_records=None):
     out.append("")
 
     if csv_recs:
-        out += ["## DeepSeek-V3 shapes (bench/shapes.csv, normal)", ""] + table(csv_recs, warm) + [""]
+        out += ["## DeepSeek-V3 shapes (bench/shapes.csv, normal)", ""] + table(csv_recs, warm, dg_rows) + [""]
     if other:
         out += ["## Random and other shapes (seed %s)" % args.get("seed", "?"), ""] + \
-            table(other, warm) + [""]
+            table(other, warm, dg_rows) + [""]
 
     bad = [r for r in shapes if status(r) in ("FAIL", "ERROR")]
     peer_bad = [r for r in shapes if (r.get("peers") or {}).get("torch_blockwise", {})
@@ -304,13 +386,22 @@ def main(argv=None):
     ap.add_argument("--warm", type=Path, help="JSON lines of run_bench.py --prepare-only")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "RESULTS.md")
     ap.add_argument("--commit", help="commit to print instead of the run's")
+    ap.add_argument("--deepgemm", type=Path, default=DEEPGEMM_CSV,
+                    help="DeepGEMM and cuBLAS TFLOPS of another run (CSV; default %(default)s; "
+                         "'' for none)")
     args = ap.parse_args(argv)
     records = read_jsonl(args.jsonl)
     if not any(r.get("type") == "shape" for r in records):
         print("gen_results: no shape records in %s" % args.jsonl, file=sys.stderr)
         return 1
     warm = read_jsonl(args.warm) if args.warm and args.warm.is_file() else None
-    text = render(records, args.jsonl.name, args.commit, warm)
+    deepgemm = None
+    if args.deepgemm and str(args.deepgemm) not in ("", "."):
+        if not args.deepgemm.is_file():
+            print("gen_results: no file %s" % args.deepgemm, file=sys.stderr)
+            return 2
+        deepgemm = read_deepgemm(args.deepgemm)
+    text = render(records, args.jsonl.name, args.commit, warm, deepgemm)
     args.out.write_text(text + "\n")
     print("gen_results: wrote %s (%d shapes)" % (
         args.out, sum(1 for r in records if r.get("type") == "shape")))

@@ -146,13 +146,21 @@ Status launch(DeviceSession &session,
                       static_cast<cuda::CUstream>(stream));
 }
 
-Status gemm(const GemmOperands &ops, void *stream) {
-  GemmShape shape;
+/// Validates the operands into `shape` and, unless M = 0 (nothing to
+/// launch: success with `session` left closed), opens `session`.
+Status validateAndOpen(const GemmOperands &ops, GemmShape &shape,
+                       DeviceSession &session) {
   Status s = validateGemmFp8Bf16Nt(ops, shape);
   if (!s.ok() || shape.m == 0)
     return s;
+  return session.open();
+}
+
+Status gemm(const GemmOperands &ops, void *stream) {
+  GemmShape shape;
   DeviceSession session;
-  if (!(s = session.open()).ok())
+  Status s = validateAndOpen(ops, shape, session);
+  if (!s.ok() || shape.m == 0)
     return s;
   TargetDesc target = session.target();
   KernelConfig config;
@@ -171,11 +179,9 @@ Status launchKernelIR(const char *kernelIR, const GemmOperands &ops,
   if (!kernelIR)
     return Status::invalidArgument("kernel_ir is NULL");
   GemmShape shape;
-  Status s = validateGemmFp8Bf16Nt(ops, shape);
-  if (!s.ok() || shape.m == 0)
-    return s;
   DeviceSession session;
-  if (!(s = session.open()).ok())
+  Status s = validateAndOpen(ops, shape, session);
+  if (!s.ok() || shape.m == 0)
     return s;
   std::string_view text(kernelIR);
   std::string key =

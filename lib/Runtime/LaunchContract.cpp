@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "dgemm/Runtime/LaunchContract.h"
 
+#include "LaunchContractFields.h"
+
 #include <charconv>
 #include <set>
 
@@ -316,18 +318,7 @@ Status dgemm::runtime::parseContract(std::string_view text,
     return lineError(r.lineNo, "expected 'kernel <name>'");
   c.kernelName = std::string(line.substr(7));
 
-  struct {
-    const char *name;
-    int64_t *value;
-  } fields[] = {{"block", &c.block},
-                {"cluster", &c.cluster},
-                {"dynamic_smem", &c.dynamicSmem},
-                {"max_ctas", &c.maxCtas},
-                {"block_m", &c.blockM},
-                {"block_n", &c.blockN},
-                {"n", &c.n},
-                {"k", &c.k}};
-  for (auto &f : fields) {
+  for (const detail::ContractIntField &f : detail::contractIntFields(c)) {
     std::vector<std::string_view> t;
     if (r.next(line))
       t = splitSpaces(line);

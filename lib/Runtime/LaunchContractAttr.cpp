@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "dgemm/Runtime/LaunchContractAttr.h"
 
+#include "LaunchContractFields.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 
 using namespace dgemm::runtime;
@@ -114,26 +116,13 @@ Status dgemm::runtime::contractFromAttr(mlir::DictionaryAttr attr,
     if (!s.ok())
       return s;
   }
-  struct {
-    const char *name;
-    int64_t *value;
-  } fields[] = {{"block", &c.block},
-                {"cluster", &c.cluster},
-                {"dynamic_smem", &c.dynamicSmem},
-                {"max_ctas", &c.maxCtas},
-                {"block_m", &c.blockM},
-                {"block_n", &c.blockN}};
-  for (auto &f : fields) {
-    Status s = getInt(attr, f.name, "the contract", *f.value);
-    if (!s.ok())
-      return s;
-  }
-  // Optional: the static sizes the kernel was compiled for.
-  for (auto [name, value] :
-       {std::make_pair("n", &c.n), std::make_pair("k", &c.k)}) {
-    if (!attr.get(name))
+  // n and k, the static sizes the kernel was compiled for, are optional.
+  auto fields = detail::contractIntFields(c);
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const detail::ContractIntField &f = fields[i];
+    if (i >= detail::kRequiredContractIntFields && !attr.get(f.name))
       continue;
-    Status s = getInt(attr, name, "the contract", *value);
+    Status s = getInt(attr, f.name, "the contract", *f.value);
     if (!s.ok())
       return s;
   }

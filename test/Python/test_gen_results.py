@@ -1,7 +1,9 @@
 #===- test_gen_results.py - RESULTS.md from a small fake run -------------===#
 """scripts/gen_results.py on a fake JSON lines file: every number in the
 Markdown is computed from the records (TFLOPS, ratios, geometric means),
-failures, errors, unsupported peers and skipped shapes are shown."""
+failures, errors, unsupported peers and skipped shapes are shown; DeepGEMM
+is compared through the cuBLAS figures of both runs (bench/peers-deepgemm.csv
+or a fake one)."""
 import json
 import math
 import tempfile
@@ -44,12 +46,16 @@ class GenResults(unittest.TestCase):
         p.write_text("".join(json.dumps(r) + "\n" for r in records))
         return p
 
-    def run_gen(self, records, *extra, warm=None):
+    def run_gen(self, records, *extra, warm=None, deepgemm=None):
         p = self.write(records)
         out = p.parent / "RESULTS.md"
         argv = [str(p), "--out", str(out)] + list(extra)
         if warm is not None:
             argv += ["--warm", str(self.write(warm, "warm.jsonl"))]
+        if deepgemm is not None:   # CSV text; default: the committed bench/peers-deepgemm.csv
+            dg = p.parent / "deepgemm.csv"
+            dg.write_text(deepgemm)
+            argv += ["--deepgemm", str(dg)]
         self.assertEqual(gr.main(argv), 0)
         return out.read_text()
 
@@ -75,9 +81,12 @@ class GenResults(unittest.TestCase):
         self.assertEqual(cells[7], "%.0f" % (t1 / 1.25))
         self.assertEqual(cells[9], "1.25")
         self.assertEqual(cells[10], "0.80")
-        self.assertEqual(cells[11], "901")
-        self.assertEqual(cells[12], "11.0 / 3.0")
-        self.assertEqual(cells[13], "ok (1.5e-06)")
+        # bench/peers-deepgemm.csv: DeepGEMM 1248, cuBLAS 1357 at 4096x7168x2048.
+        self.assertEqual(cells[11], "%.2f" % (1248 / 1357))
+        self.assertEqual(cells[12], "%.2f" % (0.80 / (1248 / 1357)))
+        self.assertEqual(cells[13], "901")
+        self.assertEqual(cells[14], "11.0 / 3.0")
+        self.assertEqual(cells[15], "ok (1.5e-06)")
         # Unsupported peers: n/a, no ratio.
         row2 = next(ln for ln in text.splitlines() if ln.startswith("| 1000 | 4096 | 1024 |"))
         cells2 = [c.strip() for c in row2.strip("|").split("|")]
@@ -134,6 +143,108 @@ class GenResults(unittest.TestCase):
         row = next(ln for ln in text.splitlines() if ln.startswith("| 128 | 2112 | 7168 |"))
         self.assertIn("| - | ok", row)
         self.assertIn("Warm start (a new process, disk cache filled): prepare 3.2 ms median", text)
+
+    DEEPGEMM_CSV = (
+        "# DeepGEMM vX on a test H200, 2026-01-01\n"
+        "# second comment\n"
+        "layout,m,n,k,deepgemm_tflops,torch_blockwise_tflops,cublas_per_tensor_tflops\n"
+        "normal,64,2112,7168,120,70,150\n"           # DeepGEMM/cuBLAS 0.80
+        "normal,4096,7168,2048,900,800,1000\n"       # 0.90
+        "normal,128,2112,7168,300,200,\n"            # no cuBLAS figure
+        "normal,128,7168,16384,600,500,700\n"        # cuBLAS failed in the run
+        "contiguous,1000,4096,1024,500,400,400\n"    # another layout: no match
+        "masked,256,4096,7168,1001,605,\n")
+
+    def test_deepgemm_through_cublas(self):
+        cub_err = rec(3, 128, 7168, 16384, 50.0, 60.0, 50.0)
+        cub_err["peers"]["cublas_per_tensor"] = dict(error="RuntimeError: x")
+        records = [META,
+                   rec(0, 64, 2112, 7168, 20.0, 40.0, 25.0),      # dgemm/cuBLAS 1.25
+                   rec(1, 4096, 7168, 2048, 100.0, 125.0, 80.0),  # 0.80
+                   rec(2, 128, 2112, 7168, 20.0, 20.0, 20.0),
+                   cub_err,
+                   rec(4, 1000, 4096, 1024, 50.0, 50.0, 50.0, source="random")]
+        text = self.run_gen(records, deepgemm=self.DEEPGEMM_CSV)
+        lines = text.splitlines()
+
+        def cells(prefix):
+            row = next(ln for ln in lines if ln.startswith(prefix))
+            return [c.strip() for c in row.strip("|").split("|")]
+
+        head = next(i for i, ln in enumerate(lines) if ln.startswith("| M | N | K |"))
+        hcells = [c.strip() for c in lines[head].strip("|").split("|")]
+        self.assertEqual(hcells[10:13], ["vs cuBLAS", "DeepGEMM/cuBLAS (PEERS)",
+                                         "dgemm vs DeepGEMM"])
+        sep = lines[head + 1].strip("|").split("|")
+        self.assertEqual(len(sep), len(hcells))
+        self.assertEqual((sep[3], sep[11], sep[12], sep[-1]), ("---", "--:", "--:", "---"))
+        # (dgemm / cuBLAS here) / (DeepGEMM / cuBLAS there).
+        c0 = cells("| 64 | 2112 | 7168 |")
+        self.assertEqual((c0[10], c0[11], c0[12]), ("1.25", "0.80", "1.56"))  # 1.25 / 0.8
+        c1 = cells("| 4096 | 7168 | 2048 |")
+        self.assertEqual((c1[10], c1[11], c1[12]), ("0.80", "0.90", "0.89"))  # 0.8 / 0.9
+        c2 = cells("| 128 | 2112 | 7168 |")
+        self.assertEqual((c2[11], c2[12]), ("-", "-"))
+        c3 = cells("| 128 | 7168 | 16384 |")
+        self.assertEqual((c3[8], c3[11], c3[12]), ("n/a", "%.2f" % (600 / 700), "-"))
+        self.assertEqual(c3[13], "903")                        # compile ms follows them
+        # The random table has no DeepGEMM row (the contiguous one does not match).
+        rhead = next(ln for ln in lines if ln.startswith("| M | N | K |") and
+                     lines.index(ln) > lines.index("## Random and other shapes (seed 1)"))
+        self.assertNotIn("DeepGEMM", rhead)
+        self.assertEqual(cells("| 1000 | 4096 | 1024 |")[10:12], ["1.00", "904"])
+        # Summary: geometric mean over the shapes with both ratios, count in brackets.
+        self.assertIn("| dgemm / cuBLAS per-tensor | dgemm vs DeepGEMM, cuBLAS-normalized (shapes) |",
+                      text)
+        both = math.sqrt((1.25 / 0.8) * (0.8 / 0.9))
+        self.assertEqual(cells("| shapes.csv, M ≤ 128 |")[-1], "%.2f (1)" % (1.25 / 0.8))
+        self.assertEqual(cells("| shapes.csv, M > 128 |")[-1], "%.2f (1)" % (0.8 / 0.9))
+        self.assertEqual(cells("| shapes.csv, all |")[-1], "%.2f (2)" % both)
+        self.assertEqual(cells("| random and other shapes |")[-1], "-")
+        self.assertEqual(cells("| everything |")[-1], "%.2f (2)" % both)
+        self.assertIn("come from `deepgemm.csv`: DeepGEMM vX on a test H200, 2026-01-01. "
+                      "Machines differ", text)
+        self.assertIn("cuBLAS-normalized", text)
+        # Deterministic.
+        self.assertEqual(text, self.run_gen(records, deepgemm=self.DEEPGEMM_CSV))
+
+    def test_no_deepgemm_csv(self):
+        records = [META, rec(0, 64, 2112, 7168, 20.0, 40.0, 25.0)]
+        text = self.run_gen(records, "--deepgemm", "")
+        self.assertNotIn("DeepGEMM", text)
+        self.assertNotIn("cuBLAS-normalized", text)
+        self.assertIn("| vs cuBLAS | compile ms |", text)
+        p = self.write(records)
+        self.assertEqual(gr.main([str(p), "--out", str(p.parent / "R.md"),
+                                  "--deepgemm", str(p.parent / "missing.csv")]), 2)
+        dup = p.parent / "dup.csv"
+        dup.write_text("layout,m,n,k,deepgemm_tflops,torch_blockwise_tflops,"
+                       "cublas_per_tensor_tflops\nnormal,1,2,3,4,5,6\nnormal,1,2,3,4,5,6\n")
+        with self.assertRaises(ValueError):
+            gr.read_deepgemm(dup)
+
+    def test_committed_deepgemm_csv(self):
+        import csv
+        dg = gr.read_deepgemm(gr.DEEPGEMM_CSV)
+        self.assertEqual(dg["source"], "bench/peers-deepgemm.csv")
+        self.assertIn("DeepGEMM v2.6.1", dg["note"])
+        self.assertIn("2026-11-30", dg["note"])
+        self.assertIn("PEERS.md", dg["note"])
+        shapes = gr.ROOT / "bench" / "shapes.csv"
+        want = {(r["layout"], int(r["m"]), int(r["n"]), int(r["k"])) for r in csv.DictReader(
+            ln for ln in shapes.read_text().splitlines() if not ln.startswith("#"))}
+        self.assertEqual(set(dg["rows"]), want)
+        rows = dg["rows"]
+        normal = [k for k in rows if k[0] == "normal"]
+        self.assertEqual(len(normal), 18)
+        for k, r in rows.items():
+            self.assertIsNotNone(r["deepgemm_tflops"])
+            self.assertIsNotNone(r["torch_blockwise_tflops"])
+            self.assertEqual(r["cublas_per_tensor_tflops"] is None, k[0] != "normal", k)
+        self.assertEqual(rows[("normal", 4096, 7168, 16384)],
+                         dict(deepgemm_tflops=1479.0, torch_blockwise_tflops=1331.0,
+                              cublas_per_tensor_tflops=1562.0))
+        self.assertEqual(rows[("masked", 256, 4096, 7168)]["deepgemm_tflops"], 1001.0)
 
     def test_no_shapes_is_an_error(self):
         p = self.write([META])

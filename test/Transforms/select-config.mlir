@@ -61,7 +61,7 @@ func.func @gemm_op_target(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, str
 // Dynamic M without m_hint: the pass option's M (4096 by default, 64 in the
 // second run) decides.
 // CHECK-LABEL: func.func @gemm_dynamic_m_no_hint
-// CHECK: block_m = 128, block_n = 128, stages = 5, cluster = 2, multicast = a
+// CHECK: block_m = 256, block_n = 88, stages = 4, cluster = 2, multicast = b
 // SMALLM-LABEL: func.func @gemm_dynamic_m_no_hint
 // SMALLM: block_m = 64, block_n = 32, stages = 8, cluster = 1, multicast = none
 func.func @gemm_dynamic_m_no_hint(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,

@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #include "dgemm-c/Runtime.h"
 
+#include "TensorTestHelpers.h"
+
 #include "gtest/gtest.h"
 
 #include <dirent.h>
@@ -21,6 +23,8 @@
 #include <string>
 #include <vector>
 
+using dgemm::test::matrix;
+
 namespace {
 
 std::string cacheDir;
@@ -30,19 +34,6 @@ bool realDriverPresent() {
   if (h)
     dlclose(h);
   return h != nullptr;
-}
-
-dgemm_tensor matrix(uintptr_t address, dgemm_dtype dtype, int64_t rows,
-                    int64_t cols, int64_t rowStride, int64_t colStride = 1) {
-  dgemm_tensor t{};
-  t.data = reinterpret_cast<void *>(address);
-  t.dtype = dtype;
-  t.rank = 2;
-  t.shape[0] = rows;
-  t.shape[1] = cols;
-  t.strides[0] = rowStride;
-  t.strides[1] = colStride;
-  return t;
 }
 
 /// Operands of M = 197, N = 224, K = 256 (never dereferenced here).

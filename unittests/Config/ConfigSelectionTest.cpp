@@ -151,14 +151,15 @@ TEST(ConfigSelection, HandComputedChoices) {
       // 64x112: 2 x 64 = 128 tiles, cost 7168 + 64*176 = 18432; 128x56 also
       // 128 tiles but 128*60 + 64*184 = 19456.
       {normal(128, 7168, 16384), 64, 112, Multicast::None, 128},
-      // 32 x 32 = 1024 tiles, 8 waves, cost 8 * 32768 = 262144; 128x160:
-      // 832 tiles, 7 waves, 7 * 38912 = 272384. 32 n blocks: multicast A.
-      {normal(4096, 4096, 7168), 128, 128, Multicast::A, 128},
-      // 32 x 45 = 1440 tiles, 11 waves, 11 * 38912 = 428032; 128x128 needs
-      // 14 waves of 32768. 45 n blocks (odd), 32 m blocks: multicast B.
-      {normal(4096, 7168, 16384), 128, 160, Multicast::B, 132},
-      // 16 x 24 = 384 tiles, 3 waves of 256*88 + 64*344 = 44544; 128x192:
-      // 352 tiles, 3 waves of 45056. 24 n blocks: multicast A.
+      // With the fixed per-tile cost F = 24576 (calibrated on the H200 sweep,
+      // bench/sweep/): 256x88 makes 16 x 47 = 752 tiles, 6 waves of
+      // F + 22528 + 64*344 = 69120 = 414720; 128x192: 704 tiles, 6 waves of
+      // 24576 + 24576 + 20480 = 69632. 47 n blocks (odd): multicast B.
+      {normal(4096, 4096, 7168), 256, 88, Multicast::B, 126},
+      // 16 x 82 = 1312 tiles, 10 waves; 41 pairs of n blocks: multicast A.
+      {normal(4096, 7168, 16384), 256, 88, Multicast::A, 132},
+      // 16 x 24 = 384 tiles, 3 waves of 256*88 + 64*344 + F; 128x192:
+      // 352 tiles, 3 waves of 45056 + F. 24 n blocks: multicast A.
       {normal(4096, 2112, 7168), 256, 88, Multicast::A, 128},
       // 4 groups x 2 x 45 = 360 tiles, 3 waves of 38912; masked has no B
       // multicast and m = 256 is below 512 anyway.
@@ -175,6 +176,27 @@ TEST(ConfigSelection, HandComputedChoices) {
     EXPECT_EQ(c.multicast, e.multicast);
     EXPECT_EQ(c.numSMs, e.numSMs);
   }
+}
+
+// What the runtime asks for (the lowering's capabilities: block M <= 128, no
+// multicast): the choices the H200 sweep measured best or within 5% of it.
+TEST(ConfigSelection, KernelCapabilitiesFollowTheSweep) {
+  TargetDesc t;
+  SelectOptions caps = kernelCapabilities();
+  EXPECT_FALSE(caps.allowMulticast);
+  EXPECT_EQ(caps.maxBlockM, 128);
+  // Sweep: 128x192 1242 TFLOPS, 128x160 1116.
+  KernelConfig c = selectConfig(normal(4096, 7168, 16384), t, caps);
+  EXPECT_EQ(c.blockM, 128);
+  EXPECT_EQ(c.blockN, 192);
+  EXPECT_EQ(c.multicast, Multicast::None);
+  // Sweep: 128x192 1156 TFLOPS, 128x128 1043.
+  c = selectConfig(normal(4096, 4096, 7168), t, caps);
+  EXPECT_EQ(c.blockN, 192);
+  // Small M is unchanged: 64x16, 132 tiles.
+  c = selectConfig(normal(64, 2112, 7168), t, caps);
+  EXPECT_EQ(c.blockM, 64);
+  EXPECT_EQ(c.blockN, 16);
 }
 
 TEST(ConfigSelection, RegisterBudget) {

@@ -7,33 +7,16 @@
 //===----------------------------------------------------------------------===//
 #include "dgemm/Runtime/LaunchContract.h"
 
+#include "TestHelpers.h"
+
 #include "gtest/gtest.h"
 
 #include <random>
 
 using namespace dgemm::runtime;
+using namespace dgemm::test;
 
 namespace {
-
-ContractParam tensorMap(int64_t operand, std::vector<int64_t> dims,
-                        std::vector<int64_t> box, int64_t swizzle,
-                        std::string dtype) {
-  ContractParam p;
-  p.kind = ParamKind::TensorMap;
-  p.operand = operand;
-  p.dims = std::move(dims);
-  p.box = std::move(box);
-  p.swizzle = swizzle;
-  p.dtype = std::move(dtype);
-  return p;
-}
-
-ContractParam pointer(int64_t operand) {
-  ContractParam p;
-  p.kind = ParamKind::Pointer;
-  p.operand = operand;
-  return p;
-}
 
 ContractParam mParam() { return ContractParam(); }
 

@@ -7,25 +7,15 @@
 //===----------------------------------------------------------------------===//
 #include "dgemm/Runtime/Launcher.h"
 
+#include "TestHelpers.h"
+
 #include "gtest/gtest.h"
 
 using namespace dgemm::runtime;
 using namespace dgemm::cuda;
+using namespace dgemm::test;
 
 namespace {
-
-ContractParam tensorMap(int64_t operand, std::vector<int64_t> dims,
-                        std::vector<int64_t> box, int64_t swizzle,
-                        std::string dtype) {
-  ContractParam p;
-  p.kind = ParamKind::TensorMap;
-  p.operand = operand;
-  p.dims = std::move(dims);
-  p.box = std::move(box);
-  p.swizzle = swizzle;
-  p.dtype = std::move(dtype);
-  return p;
-}
 
 LaunchContract gemmContract(int64_t blockM, int64_t blockN, int64_t maxCtas,
                             int64_t cluster = 1) {
@@ -37,14 +27,11 @@ LaunchContract gemmContract(int64_t blockM, int64_t blockN, int64_t maxCtas,
   c.maxCtas = maxCtas;
   c.blockM = blockM;
   c.blockN = blockN;
-  ContractParam sfb;
-  sfb.kind = ParamKind::Pointer;
-  sfb.operand = 3;
   c.params = {tensorMap(0, {1, 0}, {128, blockM}, 128, "u8"),
               tensorMap(1, {0, 1}, {blockM, 1}, 0, "f32"),
               tensorMap(2, {1, 0}, {128, blockN}, 128, "u8"),
               tensorMap(4, {1, 0}, {blockN, blockM}, 0, "bf16"),
-              sfb,
+              pointer(3),
               ContractParam()};
   return c;
 }
@@ -95,19 +82,6 @@ TEST(Launcher, GridErrors) {
   EXPECT_EQ(s.code(), DGEMM_ERROR_INTERNAL);
   EXPECT_EQ(s.message(),
             "invalid launch contract: max_ctas = 0 is not in [1, 1048576]");
-}
-
-dgemm_tensor matrix(uintptr_t address, dgemm_dtype dtype, int64_t rows,
-                    int64_t cols, int64_t rowStride, int64_t colStride = 1) {
-  dgemm_tensor t{};
-  t.data = reinterpret_cast<void *>(address);
-  t.dtype = dtype;
-  t.rank = 2;
-  t.shape[0] = rows;
-  t.shape[1] = cols;
-  t.strides[0] = rowStride;
-  t.strides[1] = colStride;
-  return t;
 }
 
 TEST(Launcher, KernelArgsFollowTheContract) {

@@ -7,38 +7,15 @@
 //===----------------------------------------------------------------------===//
 #include "dgemm/Runtime/TensorMaps.h"
 
+#include "TestHelpers.h"
+
 #include "gtest/gtest.h"
 
 using namespace dgemm::runtime;
 using namespace dgemm::cuda;
+using namespace dgemm::test;
 
 namespace {
-
-ContractParam tensorMap(int64_t operand, std::vector<int64_t> dims,
-                        std::vector<int64_t> box, int64_t swizzle,
-                        std::string dtype) {
-  ContractParam p;
-  p.kind = ParamKind::TensorMap;
-  p.operand = operand;
-  p.dims = std::move(dims);
-  p.box = std::move(box);
-  p.swizzle = swizzle;
-  p.dtype = std::move(dtype);
-  return p;
-}
-
-dgemm_tensor matrix(uintptr_t address, dgemm_dtype dtype, int64_t rows,
-                    int64_t cols, int64_t rowStride, int64_t colStride = 1) {
-  dgemm_tensor t{};
-  t.data = reinterpret_cast<void *>(address);
-  t.dtype = dtype;
-  t.rank = 2;
-  t.shape[0] = rows;
-  t.shape[1] = cols;
-  t.strides[0] = rowStride;
-  t.strides[1] = colStride;
-  return t;
-}
 
 TensorMapArgs derive(const ContractParam &p, const dgemm_tensor &t) {
   TensorMapArgs args;

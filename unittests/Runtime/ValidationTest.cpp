@@ -7,24 +7,14 @@
 //===----------------------------------------------------------------------===//
 #include "dgemm/Runtime/Validation.h"
 
+#include "TestHelpers.h"
+
 #include "gtest/gtest.h"
 
 using namespace dgemm::runtime;
+using namespace dgemm::test;
 
 namespace {
-
-dgemm_tensor matrix(uintptr_t address, dgemm_dtype dtype, int64_t rows,
-                    int64_t cols, int64_t rowStride, int64_t colStride = 1) {
-  dgemm_tensor t{};
-  t.data = reinterpret_cast<void *>(address);
-  t.dtype = dtype;
-  t.rank = 2;
-  t.shape[0] = rows;
-  t.shape[1] = cols;
-  t.strides[0] = rowStride;
-  t.strides[1] = colStride;
-  return t;
-}
 
 /// Valid operands of M = 197, N = 224, K = 256 at 16-byte aligned addresses.
 struct Gemm {
