@@ -1,4 +1,5 @@
 // RUN: dgemm-opt %s -split-input-file --convert-dgemm-to-nvvm | FileCheck %s
+// RUN: dgemm-opt %s -split-input-file --convert-dgemm-to-nvvm | FileCheck %s --check-prefix=STORES
 
 // The tile scheduler: groups of 16 N blocks, N fastest inside a group.
 // CHECK-LABEL: llvm.func @schedule_tile
@@ -105,6 +106,42 @@ gpu.module @k {
 llvm.func @epilogue(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %staging: !llvm.ptr<3>, %map: !llvm.ptr,
     %n0: i32, %m0: i32, %tid: i32) {
   dgemm.epilogue_store (%t), %staging, %map[%n0, %m0] tid %tid {block_m = 64 : i32, block_n = 16 : i32, consumers = 1 : i32} : (!llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>), !llvm.ptr
+  llvm.return
+}
+}
+
+// -----
+
+// Swizzled epilogue (block N 128, a multiple of 64): the 16-byte piece of
+// each pair goes to piece (j % 8) ^ (lane / 4) of its 128-byte row, chunks
+// of 64 columns are block_m * 128 bytes apart, and the tile leaves as two
+// 64-column boxes.
+// (Piece 0 ^ lane/4 folds to lane/4.)
+// CHECK-LABEL: llvm.func @epilogue_swizzled
+// CHECK: %[[LROW:.+]] = arith.divui %{{.+}}, %c4_i32
+// CHECK: nvvm.barrier id = %c1_i32
+// CHECK: arith.muli %{{.+}}, %c128_i32
+// CHECK: arith.muli %[[LROW]], %c16_i32
+// CHECK: arith.xori %[[LROW]], %c1_i32
+// CHECK: arith.xori %[[LROW]], %c7_i32
+// CHECK: arith.addi %{{.+}}, %c8192_i32
+// CHECK: nvvm.fence.proxy
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %arg2, %arg1, box[%arg3, %arg4]
+// CHECK: %[[SRC1:.+]] = llvm.getelementptr %arg1[8192]
+// CHECK: %[[N1:.+]] = arith.addi %arg3, %c64_i32
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %arg2, %[[SRC1]], box[%[[N1]], %arg4]
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+// 16 column groups x 2 rows: 32 stores of bf16 pairs.
+// STORES-LABEL: llvm.func @epilogue_swizzled
+// STORES-COUNT-32: llvm.store %{{.+}}, %{{.+}} : i32, !llvm.ptr<3>
+// STORES-NOT: llvm.store
+!frag64 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32,
+                        f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32,
+                        f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32,
+                        f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+gpu.module @k {
+llvm.func @epilogue_swizzled(%t: !frag64, %staging: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %tid: i32) {
+  dgemm.epilogue_store (%t), %staging, %map[%n0, %m0] tid %tid {block_m = 64 : i32, block_n = 128 : i32, consumers = 1 : i32, swizzle = 128 : i32} : (!frag64), !llvm.ptr
   llvm.return
 }
 }

@@ -109,6 +109,8 @@ func.func @gemm_m64_n2112_k7168_e4m3(%a: memref<64x7168xf8E4M3FN>, %sa: memref<6
 // CHECK-LABEL: llvm.func @dgemm_gemm_n4096_k7168_bm128_bn128_s5_g16_c128_mca_p2(
 // CHECK-SAME: dgemm.launch = {block = 384 : i64, block_m = 128 : i64, block_n = 128 : i64, cluster = 2 : i64
 // CHECK-SAME: {box = [128, 64], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}
+// Block N 128: D leaves in 64-column boxes with 128-byte swizzle.
+// CHECK-SAME: {box = [64, 128], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, swizzle = 128 : i64}
 // CHECK: nvvm.mbarrier.init %{{.+}}, %c16_i32
 // CHECK: nvvm.fence.mbarrier.init
 // CHECK: nvvm.cluster.arrive

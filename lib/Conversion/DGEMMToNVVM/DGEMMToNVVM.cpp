@@ -134,15 +134,35 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
     Value lane = arith::RemUIOp::create(rw, loc, tid, c(32));
     // Row of the thread's first register pair: 16 * warp + lane / 4 (warps
     // of all consumer warpgroups are consecutive 16-row slices).
+    Value laneRow = arith::DivUIOp::create(rw, loc, lane, c(4));
     Value row0 = arith::AddIOp::create(
-        rw, loc, arith::MulIOp::create(rw, loc, warp, c(16)),
-        arith::DivUIOp::create(rw, loc, lane, c(4)));
+        rw, loc, arith::MulIOp::create(rw, loc, warp, c(16)), laneRow);
     Value col = arith::MulIOp::create(
         rw, loc, arith::RemUIOp::create(rw, loc, lane, c(4)), c(2));
-    // Element index of (row0, col): row0 * BN + col.
-    Value base0 = arith::AddIOp::create(
-        rw, loc, arith::MulIOp::create(rw, loc, row0, c(bn)), col);
-    Value base1 = arith::AddIOp::create(rw, loc, base0, c(8 * bn));
+    const bool swizzled = op.getSwizzle() == 128;
+    const int64_t bm = op.getBlockM();
+    // Byte offset in the staging tile of the thread's pair (row, 8j + col):
+    //   row-major:  (row * BN + 8j + col) * 2
+    //   swizzled:   (j / 8) * BM * 128 + row * 128
+    //               + ((j % 8) ^ (row % 8)) * 16 + col * 2
+    // (row % 8 is lane / 4 for both of the thread's rows).
+    Value row1 = arith::AddIOp::create(rw, loc, row0, c(8));
+    auto offset = [&](Value row, int64_t j) -> Value {
+      if (!swizzled)
+        return arith::MulIOp::create(
+            rw, loc,
+            arith::AddIOp::create(
+                rw, loc, arith::MulIOp::create(rw, loc, row, c(bn)),
+                arith::AddIOp::create(rw, loc, col, c(8 * j))),
+            c(2));
+      Value piece = arith::XOrIOp::create(rw, loc, laneRow, c(j % 8));
+      Value inChunk = arith::AddIOp::create(
+          rw, loc, arith::MulIOp::create(rw, loc, row, c(128)),
+          arith::AddIOp::create(
+              rw, loc, arith::MulIOp::create(rw, loc, piece, c(16)),
+              arith::MulIOp::create(rw, loc, col, c(2))));
+      return arith::AddIOp::create(rw, loc, inChunk, c((j / 8) * bm * 128));
+    };
     // The previous tile's store must have read the staging tile.
     Value leader =
         arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, tid, c(0));
@@ -169,12 +189,9 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
         }
         Value packed = LLVM::BitcastOp::create(
             rw, loc, i32, LLVM::FPTruncOp::create(rw, loc, v2bf16, v));
-        Value elem = arith::AddIOp::create(rw, loc, h ? base1 : base0,
-                                           c(8 * j));
         Value addr = LLVM::GEPOp::create(
             rw, loc, op.getStaging().getType(), i8, op.getStaging(),
-            ArrayRef<LLVM::GEPArg>{
-                arith::MulIOp::create(rw, loc, elem, c(2)).getResult()});
+            ArrayRef<LLVM::GEPArg>{offset(h ? row1 : row0, j)});
         LLVM::StoreOp::create(rw, loc, packed, addr);
       }
     }
@@ -189,10 +206,24 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
     {
       OpBuilder::InsertionGuard g(rw);
       rw.setInsertionPointToStart(store.thenBlock());
-      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-          rw, loc, op.getDMap(), op.getStaging(),
-          ValueRange{op.getN0(), op.getM0()}, Value(),
-          NVVM::TMAStoreModeAttr::get(ctx, NVVM::TMAStoreMode::TILE), Value());
+      // One box of the whole tile, or one per 64-column chunk.
+      int64_t boxes = swizzled ? bn / 64 : 1;
+      for (int64_t q = 0; q < boxes; ++q) {
+        Value src = q == 0 ? op.getStaging()
+                           : LLVM::GEPOp::create(
+                                 rw, loc, op.getStaging().getType(), i8,
+                                 op.getStaging(),
+                                 ArrayRef<LLVM::GEPArg>{c(q * bm * 128)})
+                                 .getResult();
+        Value n0 = q == 0 ? op.getN0()
+                          : arith::AddIOp::create(rw, loc, op.getN0(),
+                                                  c(64 * q))
+                                .getResult();
+        NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+            rw, loc, op.getDMap(), src, ValueRange{n0, op.getM0()}, Value(),
+            NVVM::TMAStoreModeAttr::get(ctx, NVVM::TMAStoreMode::TILE),
+            Value());
+      }
       NVVM::CpAsyncBulkCommitGroupOp::create(rw, loc);
     }
     rw.eraseOp(op);

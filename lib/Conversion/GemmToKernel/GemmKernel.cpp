@@ -298,7 +298,8 @@ private:
                               k.byteAt(smem, l.dOff), tensorMap(kMapD), n0, m0,
                               tid, b.getI32IntegerAttr(l.blockM),
                               b.getI32IntegerAttr(l.blockN),
-                              b.getI32IntegerAttr(l.consumers));
+                              b.getI32IntegerAttr(l.consumers),
+                              b.getI32IntegerAttr(l.dSwizzle));
       return kLoop.getResult(0);
     });
     // The last tile's TMA store must have read its staging tile before the

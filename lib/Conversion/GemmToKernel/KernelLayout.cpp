@@ -32,6 +32,7 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c, int64_t n,
   l.swizzleGroup = c.swizzleGroup;
   l.maxCtas = c.numSMs;
   l.cluster = c.clusterSize;
+  l.dSwizzle = c.blockN % 64 == 0 ? 128 : 0;
   l.nParts = 1;
   for (int64_t parts = std::max<int64_t>(maxParts, 1); parts > 1; --parts)
     if (c.blockN % (8 * parts) == 0 && c.blockN / parts >= 32) {

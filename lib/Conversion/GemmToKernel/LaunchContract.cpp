@@ -45,7 +45,10 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
       c.tensorMap(0, {1, 0}, {128, l.blockM / l.cluster}, 128, "u8");
   params[kMapSFA] = c.tensorMap(1, {0, 1}, {l.blockM, 1}, 0, "f32");
   params[kMapB] = c.tensorMap(2, {1, 0}, {128, l.blockN}, 128, "u8");
-  params[kMapD] = c.tensorMap(4, {1, 0}, {l.blockN, l.blockM}, 0, "bf16");
+  // D: one box per tile, or 64-column boxes with 128-byte swizzle.
+  params[kMapD] = l.dSwizzle
+                      ? c.tensorMap(4, {1, 0}, {64, l.blockM}, 128, "bf16")
+                      : c.tensorMap(4, {1, 0}, {l.blockN, l.blockM}, 0, "bf16");
   params[kSFBPtr] = b.getDictionaryAttr(
       {b.getNamedAttr("kind", b.getStringAttr("ptr")), c.i64("operand", 3)});
   params[kM] =

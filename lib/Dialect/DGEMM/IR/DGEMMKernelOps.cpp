@@ -56,6 +56,10 @@ LogicalResult EpilogueStoreOp::verify() {
   if (bn < 8 || bn > 256 || bn % 8 != 0)
     return emitOpError() << "block_n must be a multiple of 8 in [8, 256], got "
                          << bn;
+  if (getSwizzle() != 0 && (getSwizzle() != 128 || bn % 64 != 0))
+    return emitOpError() << "swizzle must be 0, or 128 with block_n a "
+                            "multiple of 64, got swizzle = "
+                         << getSwizzle() << " with block_n = " << bn;
   int64_t parts = getTotals().size();
   if (parts < 1 || bn % (8 * parts) != 0)
     return emitOpError() << "block_n = " << bn << " must split into "

@@ -106,11 +106,19 @@ def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store"> {
     store is committed but not waited for: it drains while the next tile's
     main loop runs; the kernel waits for the last one before it exits. The
     `tid` is the thread index (0 .. 128 * consumers - 1).
+
+    With `swizzle = 128` (block N a multiple of 64) the staging tile is laid
+    out as block_n/64 chunks of block_m rows x 128 bytes, the 16-byte pieces
+    of row r in chunk order c ^ (r % 8), and stored as block_n/64 boxes of 64
+    columns through a map with 128-byte swizzle: the eight rows a warp writes
+    at once fall in eight different bank groups (row-major rows of 256 or 384
+    bytes would put them all in the same one).
   }];
   let arguments = (ins Variadic<LLVM_AnyStruct>:$totals, DGEMM_SharedPtr:$staging,
                        LLVM_AnyPointer:$d_map, I32:$n0, I32:$m0, I32:$tid,
                        I32Attr:$block_m, I32Attr:$block_n,
-                       I32Attr:$consumers);
+                       I32Attr:$consumers,
+                       DefaultValuedAttr<I32Attr, "0">:$swizzle);
   let assemblyFormat = [{
     `(` $totals `)` `,` $staging `,` $d_map `[` $n0 `,` $m0 `]` `tid` $tid attr-dict
     `:` `(` type($totals) `)` `,` type($d_map)
