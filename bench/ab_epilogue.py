@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""A/B of the epilogue's staging layout on the GPU, in one process: the kernel
+IR dgemm-opt prints for a shape (128-byte-swizzled 64-column staging, block N
+a multiple of 64) against the same kernel IR edited back to row-major staging
+(epilogue_store without `swizzle`, D's tensor map one unswizzled box), both
+launched through the runtime and timed alternately with the benchmark's
+harness.
+
+  DGEMM_OPT=.../dgemm-opt PYTHONPATH=python python3 bench/ab_epilogue.py 4096,7168,16384 4096,32768,512
+"""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import run_bench  # noqa: E402
+import sweep  # noqa: E402
+
+
+def variants(m, n, k):
+    ir = run_bench_ir(m, n, k)
+    swz = subprocess.run([sweep.DGEMM_OPT, "--dgemm-to-kernel"], input=ir, capture_output=True, text=True,
+                         check=True).stdout
+    bn = int(re.search(r"block_n = (\d+) : i64", swz).group(1))
+    bm = int(re.search(r"block_m = (\d+) : i64", swz).group(1))
+    plain = swz.replace(", swizzle = 128 : i32}", "}")
+    plain = plain.replace('{box = [64, %d], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, '
+                          'swizzle = 128 : i64}' % bm,
+                          '{box = [%d, %d], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, '
+                          'swizzle = 0 : i64}' % (bn, bm))
+    return dict(swizzled=swz, row_major=plain if plain != swz else None)
+
+
+def run_bench_ir(m, n, k):
+    kb, nb = k // 128, (n + 127) // 128
+    return sweep.GEMM_IR.replace("{{config = {config}}}", "{{m_hint = %d : i64}}" % m).format(
+        n=n, k=k, kb=kb, nb=nb)
+
+
+def main(argv):
+    import torch
+    dgemm = run_bench.import_dgemm()
+    timer = run_bench.Timer(torch, iters=20, warmup=3)
+    for arg in argv or ["4096,7168,16384"]:
+        m, n, k = map(int, arg.split(","))
+        v = variants(m, n, k)
+        if v["row_major"] is None:
+            print("%s: block N not a multiple of 64, nothing to compare" % arg)
+            continue
+        inp = run_bench.make_inputs(torch, dgemm, m, n, k, seed=1)
+        ref, _ = run_bench.reference(torch, dgemm, inp)
+        d = torch.empty((m, n), dtype=torch.bfloat16, device="cuda")
+        lhs, rhs = (inp["a"], inp["sfa_tma"]), (inp["b"], inp["sfb"])
+        times = {name: [] for name in v}
+        for _ in range(3):
+            for name, text in v.items():
+                d.fill_(float("nan"))
+                dgemm.launch_kernel_ir(text, lhs, rhs, d)
+                assert dgemm.calc_diff(d.float(), ref) < 1e-3, name
+                times[name].append(timer.time(lambda: dgemm.launch_kernel_ir(text, lhs, rhs, d))["us"])
+        flops = 2.0 * m * n * k
+        print("%s: %s" % (arg, "  ".join("%s %.0f TFLOPS (rounds %s)" % (
+            name, flops / min(ts) / 1e6, "/".join("%.0f" % (flops / t / 1e6) for t in ts))
+            for name, ts in times.items())), flush=True)
+        del inp, ref
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
