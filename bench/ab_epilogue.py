@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """A/B of the epilogue's staging layout on the GPU, in one process: the kernel
-IR dgemm-opt prints for a shape (128-byte-swizzled 64-column staging, block N
-a multiple of 64) against the same kernel IR edited back to row-major staging
-(epilogue_store without `swizzle`, D's tensor map one unswizzled box), both
-launched through the runtime and timed alternately with the benchmark's
-harness.
+IR dgemm-opt prints for a shape (block N a multiple of 64) and the same kernel
+IR edited to the other layout — 128-byte-swizzled 64-column staging
+(`swizzle = 128` on epilogue_store, D's tensor map 64-column swizzled boxes)
+or row-major staging (no `swizzle`, one unswizzled box) — both launched
+through the runtime and timed alternately with the benchmark's harness.
 
   DGEMM_OPT=.../dgemm-opt PYTHONPATH=python python3 bench/ab_epilogue.py 4096,7168,16384 4096,32768,512
 """
@@ -21,16 +21,21 @@ import sweep  # noqa: E402
 
 def variants(m, n, k):
     ir = run_bench_ir(m, n, k)
-    swz = subprocess.run([sweep.DGEMM_OPT, "--dgemm-to-kernel"], input=ir, capture_output=True, text=True,
-                         check=True).stdout
-    bn = int(re.search(r"block_n = (\d+) : i64", swz).group(1))
-    bm = int(re.search(r"block_m = (\d+) : i64", swz).group(1))
-    plain = swz.replace(", swizzle = 128 : i32}", "}")
-    plain = plain.replace('{box = [64, %d], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, '
-                          'swizzle = 128 : i64}' % bm,
-                          '{box = [%d, %d], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, '
-                          'swizzle = 0 : i64}' % (bn, bm))
-    return dict(swizzled=swz, row_major=plain if plain != swz else None)
+    text = subprocess.run([sweep.DGEMM_OPT, "--dgemm-to-kernel"], input=ir, capture_output=True, text=True,
+                          check=True).stdout
+    bn = int(re.search(r"block_n = (\d+) : i64", text).group(1))
+    bm = int(re.search(r"block_m = (\d+) : i64", text).group(1))
+    if bn % 64:
+        return dict(default=text, other=None)
+    d_swz = ('{box = [64, %d], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, '
+             'swizzle = 128 : i64}' % bm)
+    d_row = ('{box = [%d, %d], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, '
+             'swizzle = 0 : i64}' % (bn, bm))
+    epi_row = "consumers = %d : i32}" % (bm // 64)
+    epi_swz = "consumers = %d : i32, swizzle = 128 : i32}" % (bm // 64)
+    if epi_swz in text:
+        return dict(swizzled=text, row_major=text.replace(epi_swz, epi_row).replace(d_swz, d_row))
+    return dict(row_major=text, swizzled=text.replace(epi_row, epi_swz).replace(d_row, d_swz))
 
 
 def run_bench_ir(m, n, k):
@@ -46,7 +51,7 @@ def main(argv):
     for arg in argv or ["4096,7168,16384"]:
         m, n, k = map(int, arg.split(","))
         v = variants(m, n, k)
-        if v["row_major"] is None:
+        if "other" in v:
             print("%s: block N not a multiple of 64, nothing to compare" % arg)
             continue
         inp = run_bench.make_inputs(torch, dgemm, m, n, k, seed=1)

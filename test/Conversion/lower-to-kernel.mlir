@@ -109,8 +109,8 @@ func.func @gemm_m64_n2112_k7168_e4m3(%a: memref<64x7168xf8E4M3FN>, %sa: memref<6
 // CHECK-LABEL: llvm.func @dgemm_gemm_n4096_k7168_bm128_bn128_s5_g16_c128_mca_p2(
 // CHECK-SAME: dgemm.launch = {block = 384 : i64, block_m = 128 : i64, block_n = 128 : i64, cluster = 2 : i64
 // CHECK-SAME: {box = [128, 64], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}
-// Block N 128: D leaves in 64-column boxes with 128-byte swizzle.
-// CHECK-SAME: {box = [64, 128], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, swizzle = 128 : i64}
+// K = 7168 > 4096: D is staged row-major and leaves as one box.
+// CHECK-SAME: {box = [128, 128], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, swizzle = 0 : i64}
 // CHECK: nvvm.mbarrier.init %{{.+}}, %c16_i32
 // CHECK: nvvm.fence.mbarrier.init
 // CHECK: nvvm.cluster.arrive
@@ -131,5 +131,21 @@ func.func @gemm_m4096_n4096_k7168_mca(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?
   dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x7168xf8E4M3FN>, memref<?x56xf32, strided<[1, ?]>>,
       memref<4096x7168xf8E4M3FN>, memref<32x56xf32>) outs(%d : memref<?x4096xbf16>)
       {config = #dgemm.config<block_m = 128, block_n = 128, stages = 5, cluster = 2, multicast = a, math_warpgroups = 2, swizzle_group = 16, num_sms = 128>}
+  return
+}
+
+// -----
+
+// K = 2048 <= 4096 and block N a multiple of 64: D is staged in 64-column
+// chunks with 128-byte swizzle and leaves as 64-column boxes.
+// CHECK-LABEL: llvm.func @dgemm_gemm_n4096_k2048_bm128_bn128_s5_g16_c128_p2(
+// CHECK-SAME: {box = [64, 128], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, swizzle = 128 : i64}
+// CHECK: dgemm.epilogue_store
+// CHECK-SAME: swizzle = 128 : i32
+func.func @gemm_m4096_n4096_k2048_swizzled_epilogue(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1, ?]>>,
+    %b: memref<4096x2048xf8E4M3FN>, %sb: memref<32x16xf32>, %d: memref<?x4096xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x2048xf8E4M3FN>, memref<?x16xf32, strided<[1, ?]>>,
+      memref<4096x2048xf8E4M3FN>, memref<32x16xf32>) outs(%d : memref<?x4096xbf16>)
+      {config = #dgemm.config<block_m = 128, block_n = 128, stages = 5, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 128>}
   return
 }

@@ -147,14 +147,18 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
     //               + ((j % 8) ^ (row % 8)) * 16 + col * 2
     // (row % 8 is lane / 4 for both of the thread's rows).
     Value row1 = arith::AddIOp::create(rw, loc, row0, c(8));
+    // Row-major: the byte offset of row0's first pair, once; row1 is 8 rows
+    // further, and group j 16 bytes further.
+    Value rowMajor0 = arith::MulIOp::create(
+        rw, loc,
+        arith::AddIOp::create(rw, loc,
+                              arith::MulIOp::create(rw, loc, row0, c(bn)), col),
+        c(2));
+    Value rowMajor1 = arith::AddIOp::create(rw, loc, rowMajor0, c(16 * bn));
     auto offset = [&](Value row, int64_t j) -> Value {
       if (!swizzled)
-        return arith::MulIOp::create(
-            rw, loc,
-            arith::AddIOp::create(
-                rw, loc, arith::MulIOp::create(rw, loc, row, c(bn)),
-                arith::AddIOp::create(rw, loc, col, c(8 * j))),
-            c(2));
+        return arith::AddIOp::create(rw, loc, row == row0 ? rowMajor0 : rowMajor1,
+                                     c(16 * j));
       Value piece = arith::XOrIOp::create(rw, loc, laneRow, c(j % 8));
       Value inChunk = arith::AddIOp::create(
           rw, loc, arith::MulIOp::create(rw, loc, row, c(128)),

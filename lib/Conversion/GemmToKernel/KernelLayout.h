@@ -37,7 +37,8 @@ struct KernelLayout {
   /// takes neighbouring N blocks; each loads half of A's rows for both).
   int64_t cluster;
   /// 128 when the epilogue stages D in 64-column chunks with 128-byte
-  /// swizzle (block N a multiple of 64), else 0 (row-major staging).
+  /// swizzle (block N a multiple of 64 and K <= 4096), else 0 (row-major
+  /// staging).
   int64_t dSwizzle;
   int64_t dOff, aOff, bOff, sfaOff, sfbOff, barOff, smemBytes;
   int64_t aStageBytes, bStageBytes, sfaStageBytes, txBytes;
