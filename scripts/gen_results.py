@@ -380,6 +380,50 @@ def render(records, source_name, commit=None, warm_records=None, deepgemm=None):
     return "\n".join(out)
 
 
+def render_svg(records, deepgemm=None):
+    """A horizontal bar chart of TFLOPS per shape of shapes.csv: dgemm,
+    torch._scaled_mm blockwise and cuBLAS per-tensor from this run, and
+    DeepGEMM estimated for this run as (DeepGEMM / cuBLAS of the CSV's run) x
+    cuBLAS of this run. Plain SVG, no plotting library."""
+    shapes = [r for r in records if r.get("type") == "shape" and r.get("source") == "csv"]
+    rows = (deepgemm or {}).get("rows")
+    series = [("dgemm", "#1f77b4", lambda r: tflops(r)),
+              ("torch._scaled_mm blockwise", "#ff7f0e", lambda r: tflops(r, "torch_blockwise")),
+              ("cuBLAS per-tensor", "#7f7f7f", lambda r: tflops(r, "cublas_per_tensor"))]
+    if rows:
+        def dg(r):
+            q, c = deepgemm_over_cublas(r, rows), tflops(r, "cublas_per_tensor")
+            return q * c if q and c else None
+        series.append(("DeepGEMM (cuBLAS-normalized from PEERS.md)", "#2ca02c", dg))
+    vals = [[f(r) for _, _, f in series] for r in shapes]
+    top = max([v for row in vals for v in row if v] + [1.0])
+    bar, gap, left, width = 7, 10, 150, 560
+    group = bar * len(series) + gap
+    height = 40 + group * len(shapes) + 20 * len(series) + 20
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" '
+           'font-size="11">' % (left + width + 60, height),
+           '<rect width="100%" height="100%" fill="white"/>',
+           '<text x="%d" y="16" font-size="13">TFLOPS per DeepSeek-V3 shape (M, N, K), H200</text>' % left]
+    for t in range(0, int(top) + 1, 200):
+        x = left + width * t / top
+        out.append('<line x1="%.1f" y1="24" x2="%.1f" y2="%d" stroke="#ddd"/>' % (x, x, 30 + group * len(shapes)))
+        out.append('<text x="%.1f" y="%d" text-anchor="middle">%d</text>' % (x, 42 + group * len(shapes), t))
+    for i, (r, row) in enumerate(zip(shapes, vals)):
+        y0 = 28 + i * group
+        out.append('<text x="%d" y="%.1f" text-anchor="end">%d, %d, %d</text>' % (
+            left - 6, y0 + bar * len(series) / 2 + 4, r["m"], r["n"], r["k"]))
+        for j, ((_, color, _), v) in enumerate(zip(series, row)):
+            if v:
+                out.append('<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"/>' % (
+                    left, y0 + j * bar, width * v / top, bar - 1, color))
+    ly = 56 + group * len(shapes)
+    for j, (name, color, _) in enumerate(series):
+        out.append('<rect x="%d" y="%d" width="10" height="10" fill="%s"/>' % (left, ly + 18 * j, color))
+        out.append('<text x="%d" y="%d">%s</text>' % (left + 16, ly + 18 * j + 9, name))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("jsonl", type=Path)
@@ -389,6 +433,9 @@ def main(argv=None):
     ap.add_argument("--deepgemm", type=Path, default=DEEPGEMM_CSV,
                     help="DeepGEMM and cuBLAS TFLOPS of another run (CSV; default %(default)s; "
                          "'' for none)")
+    ap.add_argument("--svg", type=Path, default=None,
+                    help="bar chart of TFLOPS per shapes.csv shape (default: tflops.svg beside "
+                         "--out; '' for none)")
     args = ap.parse_args(argv)
     records = read_jsonl(args.jsonl)
     if not any(r.get("type") == "shape" for r in records):
@@ -402,6 +449,15 @@ def main(argv=None):
             return 2
         deepgemm = read_deepgemm(args.deepgemm)
     text = render(records, args.jsonl.name, args.commit, warm, deepgemm)
+    if args.svg is None:
+        args.svg = args.out.parent / "tflops.svg"
+    if str(args.svg) not in ("", "."):
+        args.svg.write_text(render_svg(records, deepgemm))
+        try:
+            rel = args.svg.resolve().relative_to(args.out.resolve().parent)
+        except ValueError:
+            rel = args.svg
+        text = text.replace("\n## Summary", "\n![TFLOPS per shape](%s)\n\n## Summary" % rel, 1)
     args.out.write_text(text + "\n")
     print("gen_results: wrote %s (%d shapes)" % (
         args.out, sum(1 for r in records if r.get("type") == "shape")))

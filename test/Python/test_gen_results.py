@@ -253,3 +253,19 @@ class GenResults(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Chart(unittest.TestCase):
+    def test_svg_has_one_bar_per_series_and_csv_shape(self):
+        records = [rec(0, 64, 2112, 7168, 10.0, 20.0, 8.0),
+                   rec(1, 4096, 7168, 2048, 100.0, 120.0, 90.0),
+                   rec(2, 300, 512, 256, 5.0, 6.0, 4.0, source="random")]
+        svg = gr.render_svg(records)
+        # Background + 2 csv shapes x 3 series + 3 legend boxes; the random
+        # shape is not drawn.
+        self.assertEqual(svg.count("<rect"), 1 + 2 * 3 + 3)
+        self.assertIn(">64, 2112, 7168<", svg)
+        self.assertNotIn("300, 512, 256", svg)
+        # The longest bar is the fastest series of the fastest shape: cuBLAS
+        # at 4096x7168x2048 (90 us), drawn 560 px wide.
+        self.assertIn('width="560.0"', svg)
