@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""A/B of kernel variants on the GPU, in one process: the kernel IR
+dgemm-opt's dgemm-to-kernel pipeline prints for a shape, against variants
+made by lowering options (dgemm-lower-to-kernel{wgmma-parts=...}) or by
+editing the kernel IR text (the tile order: swizzle_group of
+dgemm.schedule_tile), each launched through the runtime, checked and timed
+alternately (3 rounds) with the benchmark's harness.
+
+  DGEMM_OPT=.../dgemm-opt PYTHONPATH=python python3 bench/ab_kernel_ir.py 4096,7168,16384
+"""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import ab_epilogue  # noqa: E402
+import run_bench  # noqa: E402
+import sweep  # noqa: E402
+
+
+def lower(ir, parts):
+    sel = subprocess.run([sweep.DGEMM_OPT, "--dgemm-select-config=multicast=false multicast-b=false max-block-m=128"],
+                         input=ir, capture_output=True, text=True, check=True).stdout
+    return subprocess.run([sweep.DGEMM_OPT, "--dgemm-lower-to-kernel=wgmma-parts=%d" % parts],
+                          input=sel, capture_output=True, text=True, check=True).stdout
+
+
+def variants(m, n, k):
+    ir = ab_epilogue.run_bench_ir(m, n, k)
+    base = lower(ir, 2)
+    out = {"default": base, "wgmma-parts=1": lower(ir, 1)}
+    for g in (4, 8, 32):
+        out["swizzle_group=%d" % g] = re.sub(r"swizzle_group = \d+ : i32", "swizzle_group = %d : i32" % g, base)
+    return out
+
+
+def main(argv):
+    import torch
+    dgemm = run_bench.import_dgemm()
+    timer = run_bench.Timer(torch, iters=15, warmup=3)
+    for arg in argv or ["4096,7168,16384"]:
+        m, n, k = map(int, arg.split(","))
+        v = variants(m, n, k)
+        inp = run_bench.make_inputs(torch, dgemm, m, n, k, seed=1)
+        ref, _ = run_bench.reference(torch, dgemm, inp)
+        d = torch.empty((m, n), dtype=torch.bfloat16, device="cuda")
+        lhs, rhs = (inp["a"], inp["sfa_tma"]), (inp["b"], inp["sfb"])
+        times = {name: [] for name in v}
+        for _ in range(3):
+            for name, text in v.items():
+                d.fill_(float("nan"))
+                dgemm.launch_kernel_ir(text, lhs, rhs, d)
+                assert dgemm.calc_diff(d.float(), ref) < 1e-3, name
+                times[name].append(timer.time(lambda: dgemm.launch_kernel_ir(text, lhs, rhs, d))["us"])
+        flops = 2.0 * m * n * k
+        for name, ts in times.items():
+            print("%s %-16s %5.0f TFLOPS (rounds %s)" % (arg, name, flops / min(ts) / 1e6,
+                                                        "/".join("%.0f" % (flops / t / 1e6) for t in ts)),
+                  flush=True)
+        del inp, ref
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
