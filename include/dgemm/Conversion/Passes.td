@@ -37,12 +37,10 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
     `wgmma-parts` splits each consumer's tile columns into that many wgmma
     chains (of at least 32 columns, whole 8-column groups), each committed on
     its own, so that the promotion of one part overlaps the tensor cores'
-    work on the next. Default 1: on the H200 two parts measured no faster at
-    4096x7168x16384 and 7% slower at 4096x7168x2048 (bench/ab_kernel_ir.py,
-    bench/results/*ab-kernel-ir.log).
+    work on the next.
   }];
   let options = [
-    Option<"wgmmaParts", "wgmma-parts", "int64_t", /*default=*/"1",
+    Option<"wgmmaParts", "wgmma-parts", "int64_t", /*default=*/"2",
            "Most wgmma chains to split a tile's columns into">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
