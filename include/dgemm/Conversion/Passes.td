@@ -37,7 +37,10 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
     `wgmma-parts` splits each consumer's tile columns into that many wgmma
     chains (of at least 32 columns, whole 8-column groups), each committed on
     its own, so that the promotion of one part overlaps the tensor cores'
-    work on the next.
+    work on the next. One-process A/B on the H200 (bench/ab_kernel_ir.py,
+    bench/results/2026-11-30-a674362-ab-kernel-ir.log): one part was 7%
+    faster at 4096x7168x2048 and even at 4096x7168x16384; the default stays 2
+    until a full run measures one part on every shape.
   }];
   let options = [
     Option<"wgmmaParts", "wgmma-parts", "int64_t", /*default=*/"2",
