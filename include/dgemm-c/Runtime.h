@@ -108,6 +108,17 @@ dgemm_status dgemm_launch_kernel_ir(const char *kernel_ir,
  * pipeline; no GPU needed. `*ptx` is malloc'ed; free with dgemm_free. */
 dgemm_status dgemm_compile_to_ptx(const char *dgemm_ir, char **ptx);
 
+/* Limits the SMs the persistent grid of the kernels chosen from now on may
+ * use (DeepGEMM's set_num_sms), e.g. to leave SMs to communication kernels;
+ * 0 removes the limit. A negative n is DGEMM_ERROR_INVALID_ARGUMENT.
+ * Process-wide; the limit is part of the chosen config, so kernels compiled
+ * under different limits are cached apart. */
+dgemm_status dgemm_set_num_sms(int64_t n);
+
+/* The limit set with dgemm_set_num_sms, else the SMs of the current device,
+ * else (no driver or no sm_90 device) the default target's 132. */
+dgemm_status dgemm_get_num_sms(int64_t *n);
+
 void dgemm_free(void *p);
 
 #ifdef __cplusplus

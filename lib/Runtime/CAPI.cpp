@@ -17,6 +17,8 @@
 #include "dgemm/Runtime/Launcher.h"
 #include "dgemm/Runtime/Validation.h"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -70,9 +72,16 @@ ProblemDesc normalProblem(int64_t m, int64_t n, int64_t k) {
   return p;
 }
 
-/// The config the runtime uses for (m, n, k) on `target`.
-Status chooseConfig(int64_t m, int64_t n, int64_t k, const TargetDesc &target,
+/// dgemm_set_num_sms's limit on the persistent grid (0: none).
+std::atomic<int64_t> numSmsLimit{0};
+
+/// The config the runtime uses for (m, n, k) on `device`, within the SM
+/// limit.
+Status chooseConfig(int64_t m, int64_t n, int64_t k, const TargetDesc &device,
                     KernelConfig &out) {
+  TargetDesc target = device;
+  if (int64_t limit = numSmsLimit.load(); limit > 0)
+    target.numSMs = std::min(target.numSMs, limit);
   ProblemDesc p = normalProblem(m, n, k);
   std::string why = checkProblem(p);
   if (!why.empty())
@@ -288,6 +297,27 @@ dgemm_status dgemm_gemm_config(int64_t m, int64_t n, int64_t k, char *buf,
         " bytes, buf_size is " + str(buf_size)));
   }
   copyTruncated(text, buf, buf_size);
+  return finish(Status::success());
+}
+
+dgemm_status dgemm_set_num_sms(int64_t n) {
+  if (n < 0)
+    return finish(Status::invalidArgument(
+        "dgemm_set_num_sms needs n >= 0 (0: all SMs), got " + str(n)));
+  numSmsLimit.store(n);
+  return finish(Status::success());
+}
+
+dgemm_status dgemm_get_num_sms(int64_t *n) {
+  if (!n)
+    return finish(Status::invalidArgument("dgemm_get_num_sms needs n"));
+  if (int64_t limit = numSmsLimit.load(); limit > 0) {
+    *n = limit;
+    return finish(Status::success());
+  }
+  DeviceSession session;
+  bool haveDevice = false;
+  *n = targetOrDefault(session, haveDevice).numSMs;
   return finish(Status::success());
 }
 

@@ -11,8 +11,11 @@ loaded on first use (``$DGEMM_LIB``, else ``<repo>/build/lib``, else the
 unpacked GPU bundle, else beside this package; see ``dgemm._lib``).
 """
 from ._lib import DgemmArgumentError, DgemmError, library_path
+from .device import get_m_alignment_for_contiguous_layout, get_num_sms, set_num_sms
 from .gemm import (bind_gemm_fp8_fp8_bf16_nt, compile_to_ptx, config,
                    gemm_fp8_fp8_bf16_nt, launch_kernel_ir, prepare)
+from .grouped import (k_grouped_wgrad_gemm_fp8_fp8_fp32_nt, m_grouped_gemm_fp8_fp8_bf16_nt_contiguous,
+                      m_grouped_gemm_fp8_fp8_bf16_nt_masked, wgrad_gemm_fp8_fp8_fp32_nt)
 from .utils import (align, calc_diff, ceil_div, get_col_major_tma_aligned_tensor,
                     get_tma_aligned_size, per_block_cast_back, per_block_cast_to_fp8,
                     per_token_cast_back, per_token_cast_to_fp8)
@@ -23,6 +26,9 @@ __all__ = [
     "DgemmError", "DgemmArgumentError", "library_path",
     "gemm_fp8_fp8_bf16_nt", "bind_gemm_fp8_fp8_bf16_nt", "launch_kernel_ir",
     "config", "prepare", "compile_to_ptx",
+    "set_num_sms", "get_num_sms", "get_m_alignment_for_contiguous_layout",
+    "m_grouped_gemm_fp8_fp8_bf16_nt_contiguous", "m_grouped_gemm_fp8_fp8_bf16_nt_masked",
+    "wgrad_gemm_fp8_fp8_fp32_nt", "k_grouped_wgrad_gemm_fp8_fp8_fp32_nt",
     "align", "ceil_div", "calc_diff", "get_tma_aligned_size",
     "get_col_major_tma_aligned_tensor", "per_token_cast_to_fp8",
     "per_block_cast_to_fp8", "per_token_cast_back", "per_block_cast_back",

@@ -124,6 +124,8 @@ API = {
     "dgemm_compile_to_ptx": (ctypes.c_int, [ctypes.c_char_p,
                                             ctypes.POINTER(ctypes.c_void_p)]),
     "dgemm_free": (None, [ctypes.c_void_p]),
+    "dgemm_set_num_sms": (ctypes.c_int, [_c_int64]),
+    "dgemm_get_num_sms": (ctypes.c_int, [ctypes.POINTER(_c_int64)]),
 }
 
 _lock = threading.Lock()

@@ -127,3 +127,19 @@ dgemm_status dgemm_compile_to_ptx(const char *dgemm_ir, char **ptx) {
 }
 
 void dgemm_free(void *p) { free(p); }
+
+static int64_t stub_num_sms = 0;
+
+dgemm_status dgemm_set_num_sms(int64_t n) {
+  if (n < 0) {
+    stub_set_next_status(DGEMM_ERROR_INVALID_ARGUMENT, "stub: n must be >= 0");
+    return finish();
+  }
+  stub_num_sms = n;
+  return finish();
+}
+
+dgemm_status dgemm_get_num_sms(int64_t *n) {
+  *n = stub_num_sms > 0 ? stub_num_sms : 132;
+  return finish();
+}

@@ -4,6 +4,7 @@ built from Runtime.h by the system C compiler (struct layout, every field and
 pointer the Python layer passes, status -> exception); and, where a built
 libdgemm.so exports the C API, the real library without a GPU driver."""
 import ctypes
+import re
 import os
 import tempfile
 import unittest
@@ -273,3 +274,60 @@ class RealLibrary(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class DeviceHelpersAndGroupedNames(unittest.TestCase):
+    """DeepGEMM's helper and GEMM names that exist before their kernels."""
+
+    def test_grouped_and_wgrad_raise_not_implemented(self):
+        for fn in (dgemm.m_grouped_gemm_fp8_fp8_bf16_nt_contiguous,
+                   dgemm.m_grouped_gemm_fp8_fp8_bf16_nt_masked,
+                   dgemm.wgrad_gemm_fp8_fp8_fp32_nt,
+                   dgemm.k_grouped_wgrad_gemm_fp8_fp8_fp32_nt):
+            with self.assertRaises(NotImplementedError) as e:
+                fn(None, None, None, *([None] * (fn.__code__.co_argcount - 3)))
+            self.assertIn(fn.__name__, str(e.exception))
+            self.assertIn("not lower it to a kernel yet", str(e.exception))
+
+    def test_contiguous_alignment(self):
+        self.assertEqual(dgemm.get_m_alignment_for_contiguous_layout(), 128)
+
+    def test_set_num_sms_rejects_negative_before_the_library(self):
+        with self.assertRaises(DgemmArgumentError):
+            dgemm.set_num_sms(-1)
+        with self.assertRaises(DgemmArgumentError):
+            dgemm.set_num_sms(True)
+
+
+class NumSmsOnTheRealLibrary(unittest.TestCase):
+    """set_num_sms limits the persistent grid of the configs chosen after it."""
+
+    @classmethod
+    def setUpClass(cls):
+        path, why = S.find_real_library()
+        if path is None:
+            raise unittest.SkipTest(why)
+        cls.path = path
+
+    def setUp(self):
+        self.env = S.LibEnv(self.path)
+        self.env.__enter__()
+
+    def tearDown(self):
+        dgemm.set_num_sms(0)
+        self.env.__exit__(None, None, None)
+
+    def test_limit_is_kept_and_applied(self):
+        dgemm.set_num_sms(0)
+        full = dgemm.get_num_sms()
+        self.assertGreater(full, 0)
+        before = dgemm.config(4096, 7168, 16384)
+        self.assertRegex(before, r"num_sms = (1[0-9][0-9])>")
+        dgemm.set_num_sms(100)
+        self.assertEqual(dgemm.get_num_sms(), 100)
+        after = dgemm.config(4096, 7168, 16384)
+        n = int(re.search(r"num_sms = (\d+)>", after).group(1))
+        self.assertLessEqual(n, 100)
+        dgemm.set_num_sms(0)
+        self.assertEqual(dgemm.get_num_sms(), full)
+        self.assertEqual(dgemm.config(4096, 7168, 16384), before)
