@@ -331,3 +331,35 @@ class NumSmsOnTheRealLibrary(unittest.TestCase):
         dgemm.set_num_sms(0)
         self.assertEqual(dgemm.get_num_sms(), full)
         self.assertEqual(dgemm.config(4096, 7168, 16384), before)
+
+
+class WarmCommand(unittest.TestCase):
+    """python -m dgemm warm compiles into the disk cache; a second process
+    finds the kernels there."""
+
+    @classmethod
+    def setUpClass(cls):
+        path, why = S.find_real_library()
+        if path is None:
+            raise unittest.SkipTest(why)
+        cls.path = path
+
+    def test_warm_then_disk_hit(self):
+        import subprocess
+        import sys
+        cache = tempfile.mkdtemp(prefix="dgemm-warm-")
+        env = dict(os.environ, DGEMM_LIB=str(self.path), DGEMM_CACHE_DIR=cache,
+                   PYTHONPATH=str(S.ROOT / "python"))
+        cmd = [sys.executable, "-m", "dgemm", "warm", "--shapes", "256,7168,2048;64,2112,1024"]
+        first = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        self.assertEqual(first.returncode, 0, first.stderr)
+        self.assertIn("[1/2] M=256 N=7168 K=2048  compiled", first.stdout)
+        self.assertIn("warm: 2 shapes, 2 kernels compiled", first.stdout)
+        second = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        self.assertEqual(second.returncode, 0, second.stderr)
+        self.assertIn("[1/2] M=256 N=7168 K=2048  disk", second.stdout)
+        self.assertIn("warm: 2 shapes, 0 kernels compiled", second.stdout)
+        bad = subprocess.run([sys.executable, "-m", "dgemm", "warm"], env=env,
+                             capture_output=True, text=True)
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("no shapes", bad.stderr)
