@@ -29,7 +29,7 @@ fuzz=$build/fuzz
 mkdir -p "$fuzz/found" "$fuzz/artifacts"
 log=$fuzz/fuzz.log
 echo "fuzz: running $build/bin/dgemm-fuzz-ir for ${seconds}s (log: $log)"
-rc=0
+set +e +o pipefail
 # detect_container_overflow=0: MLIR/LLVM and libstdc++ are not instrumented,
 # so ASan's container annotations would be half-present (false positives).
 ASAN_OPTIONS=detect_container_overflow=0:${ASAN_OPTIONS:-} \
@@ -44,7 +44,7 @@ rc=${PIPESTATUS[0]}
 # Summary from libFuzzer's final stats and its last status line.
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-last=$(grep -E '^#[0-9]+ ' "$log" | tail -1 || true)
+last=$(grep -E '^#[0-9]+[[:space:]]' "$log" | tail -1 || true)
 cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
 ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
 corp=$(sed -n 's/.* corp: \([0-9/a-zA-Z]*\).*/\1/p' <<<"$last")

@@ -3,7 +3,10 @@
 // dgemm-opt's main lives in the dgemm library so that the tool is a thin
 // executable over libdgemm (the bundle ships one library and small tools).
 // Bad input prints diagnostics and returns 1; LLVM fatal errors are turned
-// into a message and exit code 1 rather than an abort.
+// into a message and exit code 1 rather than an abort. MLIR's parser
+// recurses once per nesting level of brackets, so a deep enough input
+// overflows the stack (docs/fuzzing.md): inputs nesting deeper than
+// kMaxNesting are rejected with a message before they are parsed.
 //
 //===----------------------------------------------------------------------===//
 #include "dgemm-c/Tools.h"
@@ -11,6 +14,9 @@
 #include "dgemm/InitAll.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/TargetSelect.h"
@@ -24,6 +30,23 @@ static void fatalErrorHandler(void *, const char *reason, bool) {
   std::_Exit(1);
 }
 
+/// Deepest bracket nesting dgemm-opt parses: far beyond any real IR, far
+/// below what overflows an 8 MiB stack (about 7000 levels were seen to).
+static constexpr int kMaxNesting = 1000;
+
+/// How deep `([{<` nest in `text` (string literals are not skipped: this
+/// only needs to bound the parser's recursion, not to be exact).
+static int maxNesting(llvm::StringRef text) {
+  int depth = 0, deepest = 0;
+  for (char c : text) {
+    if (c == '(' || c == '[' || c == '{' || c == '<')
+      deepest = std::max(deepest, ++depth);
+    else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth > 0)
+      --depth;
+  }
+  return deepest;
+}
+
 extern "C" int dgemm_opt_main(int argc, char **argv) {
   llvm::install_fatal_error_handler(fatalErrorHandler, nullptr);
   LLVMInitializeNVPTXTarget();
@@ -33,7 +56,37 @@ extern "C" int dgemm_opt_main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   dgemm::registerAllDialects(registry);
   dgemm::registerAllPasses();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
+  auto [input, output] = mlir::registerAndParseCLIOptions(
       argc, argv, "dgemm optimizer: FP8 block-scaled GEMMs for Hopper\n",
-      registry));
+      registry);
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, input, output, registry));
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> buffer =
+      mlir::openInputFile(input, &error);
+  if (!buffer) {
+    llvm::errs() << "dgemm-opt: error: " << error << "\n";
+    return 1;
+  }
+  if (int depth = maxNesting(buffer->getBuffer()); depth > kMaxNesting) {
+    llvm::errs() << (input == "-" ? "<stdin>" : input)
+                 << ": error: brackets nest " << depth
+                 << " levels deep, more than the " << kMaxNesting
+                 << " dgemm-opt accepts\n";
+    return 1;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> out =
+      mlir::openOutputFile(output, &error);
+  if (!out) {
+    llvm::errs() << "dgemm-opt: error: " << error << "\n";
+    return 1;
+  }
+  if (mlir::failed(mlir::MlirOptMain(out->os(), std::move(buffer), registry,
+                                     config)))
+    return 1;
+  out->keep();
+  return 0;
 }
