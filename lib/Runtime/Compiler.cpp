@@ -18,6 +18,8 @@
 //===----------------------------------------------------------------------===//
 #include "dgemm/Runtime/Compiler.h"
 
+#include "dgemm/Support/NestingDepth.h"
+
 #include "dgemm/InitAll.h"
 #include "dgemm/Runtime/GemmModule.h"
 #include "dgemm/Runtime/LaunchContractAttr.h"
@@ -250,6 +252,13 @@ Status runJob(std::string_view text, const std::string &pipeline,
     return mlir::success();
   });
 
+  if (int depth = dgemm::maxNesting(llvm::StringRef(text.data(), text.size()));
+      depth > dgemm::kMaxNesting)
+    return compileError(what, "the module's brackets nest " +
+                                  std::to_string(depth) +
+                                  " levels deep, more than the " +
+                                  std::to_string(dgemm::kMaxNesting) +
+                                  " dgemm parses");
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(
           llvm::StringRef(text.data(), text.size()), mlir::ParserConfig(&ctx),

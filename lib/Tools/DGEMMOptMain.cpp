@@ -12,6 +12,7 @@
 #include "dgemm-c/Tools.h"
 
 #include "dgemm/InitAll.h"
+#include "dgemm/Support/NestingDepth.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Support/FileUtilities.h"
@@ -28,23 +29,6 @@ static void fatalErrorHandler(void *, const char *reason, bool) {
   llvm::errs() << "dgemm-opt: error: " << reason << "\n";
   llvm::errs().flush();
   std::_Exit(1);
-}
-
-/// Deepest bracket nesting dgemm-opt parses: far beyond any real IR, far
-/// below what overflows an 8 MiB stack (about 7000 levels were seen to).
-static constexpr int kMaxNesting = 1000;
-
-/// How deep `([{<` nest in `text` (string literals are not skipped: this
-/// only needs to bound the parser's recursion, not to be exact).
-static int maxNesting(llvm::StringRef text) {
-  int depth = 0, deepest = 0;
-  for (char c : text) {
-    if (c == '(' || c == '[' || c == '{' || c == '<')
-      deepest = std::max(deepest, ++depth);
-    else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth > 0)
-      --depth;
-  }
-  return deepest;
 }
 
 extern "C" int dgemm_opt_main(int argc, char **argv) {
@@ -71,10 +55,11 @@ extern "C" int dgemm_opt_main(int argc, char **argv) {
     llvm::errs() << "dgemm-opt: error: " << error << "\n";
     return 1;
   }
-  if (int depth = maxNesting(buffer->getBuffer()); depth > kMaxNesting) {
+  if (int depth = dgemm::maxNesting(buffer->getBuffer());
+      depth > dgemm::kMaxNesting) {
     llvm::errs() << (input == "-" ? "<stdin>" : input)
                  << ": error: brackets nest " << depth
-                 << " levels deep, more than the " << kMaxNesting
+                 << " levels deep, more than the " << dgemm::kMaxNesting
                  << " dgemm-opt accepts\n";
     return 1;
   }

@@ -363,3 +363,22 @@ class WarmCommand(unittest.TestCase):
                              capture_output=True, text=True)
         self.assertEqual(bad.returncode, 2)
         self.assertIn("no shapes", bad.stderr)
+
+
+class DeepNestingOnTheRealLibrary(unittest.TestCase):
+    """Text nested deeper than MLIR's recursive parser survives is an error,
+    not a crash of the caller's process."""
+
+    @classmethod
+    def setUpClass(cls):
+        path, why = S.find_real_library()
+        if path is None:
+            raise unittest.SkipTest(why)
+        cls.path = path
+
+    def test_compile_to_ptx_rejects_deep_nesting(self):
+        with S.LibEnv(self.path):
+            text = "func.func private @f() attributes {r = " + "[" * 100000 + "}"
+            with self.assertRaises(DgemmError) as e:
+                dgemm.compile_to_ptx(text)
+            self.assertIn("levels deep, more than the 1000", str(e.exception))
