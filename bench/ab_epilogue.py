@@ -38,6 +38,38 @@ def variants(m, n, k):
     return dict(row_major=text, swizzled=text.replace(epi_row, epi_swz).replace(d_row, d_swz))
 
 
+def FLOPS(m, n, k):
+    return 2.0 * m * n * k
+
+
+def time_variants(torch, dgemm, timer, m, n, k, variants, rounds=3):
+    """{name: [us per round]} of kernel-IR variants (name -> text) of one
+    GEMM, on one set of random inputs, each checked against the float
+    reference, timed alternately so that drift hits all alike."""
+    inp = run_bench.make_inputs(torch, dgemm, m, n, k, seed=1)
+    ref, _ = run_bench.reference(torch, dgemm, inp)
+    d = torch.empty((m, n), dtype=torch.bfloat16, device="cuda")
+    lhs, rhs = (inp["a"], inp["sfa_tma"]), (inp["b"], inp["sfb"])
+    times = {name: [] for name in variants}
+    for _ in range(rounds):
+        for name, text in variants.items():
+            d.fill_(float("nan"))
+            dgemm.launch_kernel_ir(text, lhs, rhs, d)
+            assert dgemm.calc_diff(d.float(), ref) < 1e-3, name
+            times[name].append(timer.time(lambda: dgemm.launch_kernel_ir(text, lhs, rhs, d))["us"])
+    return times
+
+
+def print_times(label, m, n, k, times):
+    """One line per variant: the best round's TFLOPS and every round's."""
+    flops = FLOPS(m, n, k)
+    width = max(len(name) for name in times)
+    for name, ts in times.items():
+        print("%s %-*s %5.0f TFLOPS (rounds %s)" % (label, width, name, flops / min(ts) / 1e6,
+                                                    "/".join("%.0f" % (flops / t / 1e6) for t in ts)),
+              flush=True)
+
+
 def run_bench_ir(m, n, k):
     kb, nb = k // 128, (n + 127) // 128
     return sweep.GEMM_IR.replace("{{config = {config}}}", "{{m_hint = %d : i64}}" % m).format(
@@ -54,22 +86,7 @@ def main(argv):
         if "other" in v:
             print("%s: block N not a multiple of 64, nothing to compare" % arg)
             continue
-        inp = run_bench.make_inputs(torch, dgemm, m, n, k, seed=1)
-        ref, _ = run_bench.reference(torch, dgemm, inp)
-        d = torch.empty((m, n), dtype=torch.bfloat16, device="cuda")
-        lhs, rhs = (inp["a"], inp["sfa_tma"]), (inp["b"], inp["sfb"])
-        times = {name: [] for name in v}
-        for _ in range(3):
-            for name, text in v.items():
-                d.fill_(float("nan"))
-                dgemm.launch_kernel_ir(text, lhs, rhs, d)
-                assert dgemm.calc_diff(d.float(), ref) < 1e-3, name
-                times[name].append(timer.time(lambda: dgemm.launch_kernel_ir(text, lhs, rhs, d))["us"])
-        flops = 2.0 * m * n * k
-        print("%s: %s" % (arg, "  ".join("%s %.0f TFLOPS (rounds %s)" % (
-            name, flops / min(ts) / 1e6, "/".join("%.0f" % (flops / t / 1e6) for t in ts))
-            for name, ts in times.items())), flush=True)
-        del inp, ref
+        print_times(arg, m, n, k, time_variants(torch, dgemm, timer, m, n, k, v))
     return 0
 
 

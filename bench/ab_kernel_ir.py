@@ -43,23 +43,7 @@ def main(argv):
     for arg in argv or ["4096,7168,16384"]:
         m, n, k = map(int, arg.split(","))
         v = variants(m, n, k)
-        inp = run_bench.make_inputs(torch, dgemm, m, n, k, seed=1)
-        ref, _ = run_bench.reference(torch, dgemm, inp)
-        d = torch.empty((m, n), dtype=torch.bfloat16, device="cuda")
-        lhs, rhs = (inp["a"], inp["sfa_tma"]), (inp["b"], inp["sfb"])
-        times = {name: [] for name in v}
-        for _ in range(3):
-            for name, text in v.items():
-                d.fill_(float("nan"))
-                dgemm.launch_kernel_ir(text, lhs, rhs, d)
-                assert dgemm.calc_diff(d.float(), ref) < 1e-3, name
-                times[name].append(timer.time(lambda: dgemm.launch_kernel_ir(text, lhs, rhs, d))["us"])
-        flops = 2.0 * m * n * k
-        for name, ts in times.items():
-            print("%s %-16s %5.0f TFLOPS (rounds %s)" % (arg, name, flops / min(ts) / 1e6,
-                                                        "/".join("%.0f" % (flops / t / 1e6) for t in ts)),
-                  flush=True)
-        del inp, ref
+        ab_epilogue.print_times(arg, m, n, k, ab_epilogue.time_variants(torch, dgemm, timer, m, n, k, v))
     return 0
 
 

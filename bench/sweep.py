@@ -21,7 +21,6 @@ best_us, candidates: [{config, us} ...]}.
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 import time

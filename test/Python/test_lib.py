@@ -206,8 +206,9 @@ class StubLibrary(unittest.TestCase):
         self.assertEqual(dgemm.library_path(), Path(self.path))
 
 
-class RealLibrary(unittest.TestCase):
-    """The built libdgemm.so on a machine without a GPU driver."""
+class OnRealLibrary(unittest.TestCase):
+    """Base of the tests that need the built libdgemm.so (skipped, with the
+    reason, where there is none)."""
 
     @classmethod
     def setUpClass(cls):
@@ -215,6 +216,11 @@ class RealLibrary(unittest.TestCase):
         if path is None:
             raise unittest.SkipTest(why)
         cls.path = path
+
+
+class RealLibrary(OnRealLibrary):
+    """The built libdgemm.so on a machine without a GPU driver."""
+
 
     def setUp(self):
         self.env = S.LibEnv(self.path)
@@ -299,15 +305,9 @@ class DeviceHelpersAndGroupedNames(unittest.TestCase):
             dgemm.set_num_sms(True)
 
 
-class NumSmsOnTheRealLibrary(unittest.TestCase):
+class NumSmsOnTheRealLibrary(OnRealLibrary):
     """set_num_sms limits the persistent grid of the configs chosen after it."""
 
-    @classmethod
-    def setUpClass(cls):
-        path, why = S.find_real_library()
-        if path is None:
-            raise unittest.SkipTest(why)
-        cls.path = path
 
     def setUp(self):
         self.env = S.LibEnv(self.path)
@@ -333,16 +333,10 @@ class NumSmsOnTheRealLibrary(unittest.TestCase):
         self.assertEqual(dgemm.config(4096, 7168, 16384), before)
 
 
-class WarmCommand(unittest.TestCase):
+class WarmCommand(OnRealLibrary):
     """python -m dgemm warm compiles into the disk cache; a second process
     finds the kernels there."""
 
-    @classmethod
-    def setUpClass(cls):
-        path, why = S.find_real_library()
-        if path is None:
-            raise unittest.SkipTest(why)
-        cls.path = path
 
     def test_warm_then_disk_hit(self):
         import subprocess
@@ -365,16 +359,10 @@ class WarmCommand(unittest.TestCase):
         self.assertIn("no shapes", bad.stderr)
 
 
-class DeepNestingOnTheRealLibrary(unittest.TestCase):
+class DeepNestingOnTheRealLibrary(OnRealLibrary):
     """Text nested deeper than MLIR's recursive parser survives is an error,
     not a crash of the caller's process."""
 
-    @classmethod
-    def setUpClass(cls):
-        path, why = S.find_real_library()
-        if path is None:
-            raise unittest.SkipTest(why)
-        cls.path = path
 
     def test_compile_to_ptx_rejects_deep_nesting(self):
         with S.LibEnv(self.path):
