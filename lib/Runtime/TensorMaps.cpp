@@ -65,8 +65,8 @@ Status dgemm::runtime::deriveTensorMapArgs(const ContractParam &p,
   std::string contractError = checkContractParam(p);
   if (!contractError.empty())
     return Status::internal(who + ": bad contract entry (" + contractError);
-  if (!dtypeMatches(p.dtype, t.dtype))
-    return Status::invalidArgument(who + " is " + dtypeName(t.dtype) +
+  if (!dtypeMatches(p.dtype, rawDtype(t)))
+    return Status::invalidArgument(who + " is " + dtypeName(rawDtype(t)) +
                                    ", but the kernel reads it as " + p.dtype);
   if (t.rank < 1 || t.rank > 4)
     return Status::invalidArgument(who + " has rank " + str(t.rank) +

@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "dgemm/Runtime/Validation.h"
 
+#include <cstring>
+
 #include <limits>
 #include <string>
 
@@ -45,10 +47,10 @@ Status checkBasics(const char *name, const dgemm_tensor *t, dgemm_dtype want,
   if (t->rank != 2)
     return Status::invalidArgument(std::string(name) + " must have rank 2 (" +
                                    layout + "), got rank " + str(t->rank));
-  if (t->dtype != want)
+  if (int dtype = rawDtype(*t); dtype != static_cast<int>(want))
     return Status::invalidArgument(std::string(name) + " must be " +
                                    dtypeName(want) + ", got " +
-                                   dtypeName(t->dtype));
+                                   dtypeName(dtype));
   for (int i = 0; i < 2; ++i) {
     if (t->shape[i] < 0 || t->shape[i] > kMaxInt32)
       return Status::invalidArgument(std::string(name) + " has shape " +
@@ -71,7 +73,7 @@ bool isEmpty(const dgemm_tensor &t) {
 Status checkRowMajor(const char *name, const dgemm_tensor &t) {
   if (isEmpty(t))
     return Status::success();
-  int64_t bytes = dtypeBytes(t.dtype);
+  int64_t bytes = dtypeBytes(rawDtype(t));
   if (t.shape[1] > 1 && t.strides[1] != 1)
     return Status::invalidArgument(
         std::string(name) +
@@ -125,6 +127,13 @@ const dgemm_tensor *GemmOperands::operand(int64_t i) const {
   default:
     return nullptr;
   }
+}
+
+int dgemm::runtime::rawDtype(const dgemm_tensor &t) {
+  static_assert(sizeof(t.dtype) == sizeof(int), "dgemm_dtype is an int");
+  int raw;
+  std::memcpy(&raw, &t.dtype, sizeof raw);
+  return raw;
 }
 
 const char *dgemm::runtime::dtypeName(int dtype) {

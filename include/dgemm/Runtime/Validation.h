@@ -41,6 +41,11 @@ Status validateGemmFp8Bf16Nt(const GemmOperands &ops, GemmShape &shape);
 /// Name of a dtype ("e4m3", "bf16", ...) or "dtype <n>" for unknown values.
 const char *dtypeName(int dtype);
 
+/// A tensor's dtype field as the integer the caller stored: C and ctypes
+/// callers may store any int there, and loading a C++ enum outside its
+/// values is undefined, so the field is read as raw bytes.
+int rawDtype(const dgemm_tensor &t);
+
 /// Bytes of one element; 0 for an unknown dtype.
 int64_t dtypeBytes(int dtype);
 
