@@ -18,7 +18,7 @@ using namespace dgemm::runtime;
 
 namespace {
 
-constexpr const char *kHeader = "dgemm-launch-contract 1";
+constexpr const char *kHeader = "dgemm-launch-contract 2";
 
 std::string str(int64_t v) { return std::to_string(v); }
 
@@ -182,7 +182,8 @@ bool LaunchContract::operator==(const LaunchContract &o) const {
   return kernelName == o.kernelName && block == o.block &&
          cluster == o.cluster && dynamicSmem == o.dynamicSmem &&
          maxCtas == o.maxCtas && blockM == o.blockM && blockN == o.blockN &&
-         n == o.n && k == o.k && params == o.params;
+         n == o.n && k == o.k && layout == o.layout && groups == o.groups &&
+         params == o.params;
 }
 
 std::string dgemm::runtime::checkContractParam(const ContractParam &p) {
@@ -259,6 +260,8 @@ std::string dgemm::runtime::checkContract(const LaunchContract &c) {
       {"block_n", c.blockN, 1, 4096},
       {"n", c.n, 0, 2147483647},
       {"k", c.k, 0, 2147483647},
+      {"layout", c.layout, kLayoutNormal, kLayoutMasked},
+      {"groups", c.groups, 1, 1 << 20},
   };
   for (auto &f : fields) {
     std::string e = checkRange(f.name, f.value, f.lo, f.hi);
@@ -286,6 +289,8 @@ std::string dgemm::runtime::printContract(const LaunchContract &c) {
   s += "block_n " + str(c.blockN) + "\n";
   s += "n " + str(c.n) + "\n";
   s += "k " + str(c.k) + "\n";
+  s += "layout " + str(c.layout) + "\n";
+  s += "groups " + str(c.groups) + "\n";
   s += "params " + str(c.params.size()) + "\n";
   for (const ContractParam &p : c.params) {
     switch (p.kind) {

@@ -22,12 +22,13 @@ struct ContractIntField {
 };
 
 /// How many of contractIntFields' entries every contract states; the rest
-/// (n, k) are optional in the attribute (the text form always has them).
+/// (n, k, layout, groups) are optional in the attribute (the text form
+/// always has them).
 constexpr size_t kRequiredContractIntFields = 6;
 
 /// The integer fields of `c` in the text form's order: block, cluster,
-/// dynamic_smem, max_ctas, block_m, block_n, then n, k.
-inline std::array<ContractIntField, 8> contractIntFields(LaunchContract &c) {
+/// dynamic_smem, max_ctas, block_m, block_n, then n, k, layout, groups.
+inline std::array<ContractIntField, 10> contractIntFields(LaunchContract &c) {
   return {{{"block", &c.block},
            {"cluster", &c.cluster},
            {"dynamic_smem", &c.dynamicSmem},
@@ -35,7 +36,9 @@ inline std::array<ContractIntField, 8> contractIntFields(LaunchContract &c) {
            {"block_m", &c.blockM},
            {"block_n", &c.blockN},
            {"n", &c.n},
-           {"k", &c.k}}};
+           {"k", &c.k},
+           {"layout", &c.layout},
+           {"groups", &c.groups}}};
 }
 
 } // namespace dgemm::runtime::detail

@@ -1,5 +1,6 @@
 // RUN: dgemm-opt %s -split-input-file --convert-dgemm-to-nvvm | FileCheck %s
 // RUN: dgemm-opt %s -split-input-file --convert-dgemm-to-nvvm | FileCheck %s --check-prefix=STORES
+// RUN: dgemm-opt %s -split-input-file --convert-dgemm-to-nvvm | FileCheck %s --check-prefix=ROWS
 
 // The tile scheduler: groups of 16 N blocks, N fastest inside a group.
 // CHECK-LABEL: llvm.func @schedule_tile
@@ -142,6 +143,40 @@ llvm.func @epilogue(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, 
 gpu.module @k {
 llvm.func @epilogue_swizzled(%t: !frag64, %staging: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %tid: i32) {
   dgemm.epilogue_store (%t), %staging, %map[%n0, %m0] tid %tid {block_m = 64 : i32, block_n = 128 : i32, consumers = 1 : i32, swizzle = 128 : i32} : (!frag64), !llvm.ptr
+  llvm.return
+}
+}
+
+// -----
+
+// Row-predicated epilogue (masked layout): no shared memory and no barrier;
+// each bf16 pair is stored to global memory when its row is below `rows`
+// and its column below `cols`, at byte offset (row * ld + col) * 2 in i64.
+// CHECK-LABEL: llvm.func @epilogue_rows
+// CHECK-NOT: nvvm.barrier
+// CHECK: %[[R0:.+]] = arith.addi %{{.+}}, %{{.+}} : i32
+// CHECK: %[[R1:.+]] = arith.addi %[[R0]], %c8_i32
+// CHECK: %[[OK0:.+]] = arith.cmpi ult, %[[R0]], %arg2
+// CHECK: %[[OK1:.+]] = arith.cmpi ult, %[[R1]], %arg2
+// CHECK: arith.muli %{{.+}}, %c4096_i64 : i64
+// CHECK: %[[C:.+]] = arith.cmpi ult, %{{.+}}, %arg3
+// CHECK: %[[P:.+]] = arith.andi %[[OK0]], %[[C]]
+// CHECK: scf.if %[[P]] {
+// CHECK: llvm.fptrunc %{{.+}} : vector<2xf32> to vector<2xbf16>
+// CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 4 : i64} : i32, !llvm.ptr<1>
+// CHECK: arith.andi %[[OK1]], %[[C]]
+// CHECK-NOT: nvvm.barrier
+// CHECK-NOT: llvm.store %{{.+}} : i32, !llvm.ptr<3>
+// 2 column groups x 2 rows: 4 predicated stores.
+// ROWS-LABEL: llvm.func @epilogue_rows
+// ROWS-COUNT-4: llvm.store %{{.+}}, %{{.+}} {alignment = 4 : i64} : i32, !llvm.ptr<1>
+// ROWS-NOT: llvm.store
+// (Ends the STORES check of the function before.)
+// STORES-LABEL: llvm.func @epilogue_rows
+gpu.module @k {
+llvm.func @epilogue_rows(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %d: !llvm.ptr<1>,
+    %rows: i32, %cols: i32, %tid: i32) {
+  dgemm.epilogue_store_rows (%t), %d rows %rows cols %cols tid %tid {ld = 4096 : i32, block_m = 64 : i32, block_n = 16 : i32, consumers = 1 : i32} : (!llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>), !llvm.ptr<1>
   llvm.return
 }
 }

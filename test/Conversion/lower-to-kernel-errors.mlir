@@ -56,3 +56,56 @@ func.func @gemm_f32_acc(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strid
       {config = #dgemm.config<block_m = 128, block_n = 128, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 131>}
   return
 }
+
+// -----
+
+// The masked layout is not lowered with clusters.
+func.func @masked_cluster(%a: memref<4x256x7168xf8E4M3FN>, %sa: memref<4x256x56xf32, strided<[14336, 1, 256]>>,
+    %b: memref<4x4096x7168xf8E4M3FN>, %sb: memref<4x32x56xf32>, %mm: memref<4xi32>, %d: memref<4x256x4096xbf16>) {
+  // expected-error @+1 {{cannot be lowered: the masked layout is not lowered with clusters (multicast = none)}}
+  dgemm.grouped_gemm #dgemm.grouped<masked> ins(%a, %sa, %b, %sb : memref<4x256x7168xf8E4M3FN>,
+      memref<4x256x56xf32, strided<[14336, 1, 256]>>, memref<4x4096x7168xf8E4M3FN>, memref<4x32x56xf32>)
+      groups(%mm : memref<4xi32>) outs(%d : memref<4x256x4096xbf16>)
+      {config = #dgemm.config<block_m = 128, block_n = 128, stages = 5, cluster = 2, multicast = a, math_warpgroups = 2, swizzle_group = 16, num_sms = 128>}
+  return
+}
+
+// -----
+
+// The masked kernel addresses D as a dense [G, M_max, N].
+func.func @masked_strided_d(%a: memref<4x256x7168xf8E4M3FN>, %sa: memref<4x256x56xf32, strided<[14336, 1, 256]>>,
+    %b: memref<4x4096x7168xf8E4M3FN>, %sb: memref<4x32x56xf32>, %mm: memref<4xi32>,
+    %d: memref<4x256x4096xbf16, strided<[2097152, 8192, 1]>>) {
+  // expected-error @+1 {{cannot be lowered: the masked layout's D must be contiguous (identity layout)}}
+  dgemm.grouped_gemm #dgemm.grouped<masked> ins(%a, %sa, %b, %sb : memref<4x256x7168xf8E4M3FN>,
+      memref<4x256x56xf32, strided<[14336, 1, 256]>>, memref<4x4096x7168xf8E4M3FN>, memref<4x32x56xf32>)
+      groups(%mm : memref<4xi32>) outs(%d : memref<4x256x4096xbf16, strided<[2097152, 8192, 1]>>)
+      {config = #dgemm.config<block_m = 128, block_n = 128, stages = 5, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 128>}
+  return
+}
+
+// -----
+
+// A grouped GEMM needs a static group count.
+func.func @contiguous_dynamic_groups(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,
+    %b: memref<?x4096x7168xf8E4M3FN>, %sb: memref<?x32x56xf32>, %mi: memref<?xi32>, %d: memref<?x4096xbf16>) {
+  // expected-error @+1 {{cannot be lowered: the group count (B's first dimension) must be static}}
+  dgemm.grouped_gemm #dgemm.grouped<contiguous> ins(%a, %sa, %b, %sb : memref<?x7168xf8E4M3FN>,
+      memref<?x56xf32, strided<[1, ?]>>, memref<?x4096x7168xf8E4M3FN>, memref<?x32x56xf32>)
+      groups(%mi : memref<?xi32>) outs(%d : memref<?x4096xbf16>)
+      {config = #dgemm.config<block_m = 128, block_n = 192, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 131>}
+  return
+}
+
+// -----
+
+// The k-grouped (weight gradient) kernel is not lowered yet.
+func.func @k_grouped(%a: memref<?xf8E4M3FN>, %sa: memref<?x4096xf32>, %b: memref<?xf8E4M3FN>,
+    %sb: memref<?x7168xf32>, %ks: memref<4xi32>, %d: memref<4x4096x7168xf32>) {
+  // expected-error @+1 {{cannot be lowered: the k-grouped (weight gradient) kernel is not lowered yet}}
+  dgemm.k_grouped_gemm ins(%a, %sa, %b, %sb : memref<?xf8E4M3FN>, memref<?x4096xf32>,
+      memref<?xf8E4M3FN>, memref<?x7168xf32>) ks(%ks : memref<4xi32>) outs(%d : memref<4x4096x7168xf32>)
+      {recipe = #dgemm.recipe<a = 1x128, b = 1x128>,
+       config = #dgemm.config<block_m = 128, block_n = 128, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 4, num_sms = 132>}
+  return
+}

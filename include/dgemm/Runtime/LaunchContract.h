@@ -59,10 +59,20 @@ struct LaunchContract {
   /// the operands against them.
   int64_t n = 0;
   int64_t k = 0;
+  /// Which GEMM the kernel computes (kLayoutNormal, kLayoutContiguous,
+  /// kLayoutMasked) and, grouped, for how many groups; the launcher checks
+  /// the call against them. Optional in the attribute (normal, 1).
+  int64_t layout = 0;
+  int64_t groups = 1;
   std::vector<ContractParam> params;
 
   bool operator==(const LaunchContract &o) const;
 };
+
+/// Values of LaunchContract::layout.
+constexpr int64_t kLayoutNormal = 0;
+constexpr int64_t kLayoutContiguous = 1;
+constexpr int64_t kLayoutMasked = 2;
 
 /// Limits checkContract enforces.
 constexpr int64_t kMaxOperands = 8;
@@ -85,10 +95,10 @@ std::string checkContractParam(const ContractParam &p);
 int64_t contractDtypeBytes(std::string_view dtype);
 
 /// The line format of the disk cache:
-///   dgemm-launch-contract 1
+///   dgemm-launch-contract 2
 ///   kernel <name>
 ///   block <n> / cluster <n> / dynamic_smem <n> / max_ctas <n> /
-///   block_m <n> / block_n <n> / n <n> / k <n>
+///   block_m <n> / block_n <n> / n <n> / k <n> / layout <n> / groups <n>
 ///                                       (one per line, in this order)
 ///   params <count>
 ///   param tensor_map operand=<i> dtype=<s> swizzle=<n> dims=<i,..> box=<n,..>

@@ -9,6 +9,7 @@
 //                           tile, bf16x2 packing, shared stores, async-proxy
 //                           fence, named barrier, TMA store by thread 0 (not
 //                           waited for: it drains during the next tile)
+//   dgemm.epilogue_store_rows -> bf16x2 packing, predicated global stores
 //
 //===----------------------------------------------------------------------===//
 #include "WgmmaDescriptor.h"
@@ -29,6 +30,25 @@ static Value i32c(OpBuilder &b, Location loc, int64_t v) {
 }
 
 namespace {
+
+/// The two f32 values of a fragment pair (registers i, i + 1 of the part
+/// that holds 8-column group j), packed as bf16x2 in an i32.
+Value packedPair(OpBuilder &b, Location loc, ValueRange totals,
+                        int64_t groupsPerPart, int64_t j, int64_t h) {
+  Type i32 = b.getI32Type();
+  auto v2f32 = VectorType::get({2}, b.getF32Type());
+  auto v2bf16 = VectorType::get({2}, b.getBF16Type());
+  Value part = totals[j / groupsPerPart];
+  int64_t field = 4 * (j % groupsPerPart) + 2 * h;
+  Value v = LLVM::UndefOp::create(b, loc, v2f32);
+  for (int64_t e = 0; e < 2; ++e) {
+    Value x = LLVM::ExtractValueOp::create(b, loc, part, field + e);
+    v = LLVM::InsertElementOp::create(b, loc, v, x,
+                                      LLVM::ConstantOp::create(b, loc, i32, e));
+  }
+  return LLVM::BitcastOp::create(b, loc, i32,
+                                 LLVM::FPTruncOp::create(b, loc, v2bf16, v));
+}
 
 struct ScheduleTileLowering : OpRewritePattern<ScheduleTileOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -125,9 +145,7 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
     int64_t bn = op.getBlockN();
     int64_t threads = 128 * op.getConsumers();
     int64_t groupsPerPart = bn / 8 / op.getTotals().size();
-    Type i32 = rw.getI32Type(), i8 = rw.getI8Type();
-    auto v2f32 = VectorType::get({2}, rw.getF32Type());
-    auto v2bf16 = VectorType::get({2}, rw.getBF16Type());
+    Type i8 = rw.getI8Type();
     Value tid = op.getTid();
     auto c = [&](int64_t v) { return i32c(rw, loc, v); };
     Value warp = arith::DivUIOp::create(rw, loc, tid, c(32));
@@ -181,18 +199,8 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
                             Value());
     for (int64_t j = 0; j < bn / 8; ++j) {
       for (int64_t h = 0; h < 2; ++h) {
-        int64_t i = 4 * j + 2 * h;
-        Value part = op.getTotals()[j / groupsPerPart];
-        int64_t field = i - 4 * groupsPerPart * (j / groupsPerPart);
-        Value v = LLVM::UndefOp::create(rw, loc, v2f32);
-        for (int64_t e = 0; e < 2; ++e) {
-          Value x = LLVM::ExtractValueOp::create(rw, loc, part, field + e);
-          v = LLVM::InsertElementOp::create(rw, loc, v, x,
-                                            LLVM::ConstantOp::create(
-                                                rw, loc, i32, e));
-        }
-        Value packed = LLVM::BitcastOp::create(
-            rw, loc, i32, LLVM::FPTruncOp::create(rw, loc, v2bf16, v));
+        Value packed =
+            packedPair(rw, loc, op.getTotals(), groupsPerPart, j, h);
         Value addr = LLVM::GEPOp::create(
             rw, loc, op.getStaging().getType(), i8, op.getStaging(),
             ArrayRef<LLVM::GEPArg>{offset(h ? row1 : row0, j)});
@@ -235,12 +243,72 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
   }
 };
 
+struct EpilogueStoreRowsLowering : OpRewritePattern<EpilogueStoreRowsOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(EpilogueStoreRowsOp op,
+                                PatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    int64_t bn = op.getBlockN(), ld = op.getLd();
+    int64_t groupsPerPart = bn / 8 / op.getTotals().size();
+    Type i8 = rw.getI8Type(), i64 = rw.getI64Type();
+    auto c = [&](int64_t v) { return i32c(rw, loc, v); };
+    auto ult = [&](Value x, Value y) {
+      return arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult, x, y);
+    };
+    Value tid = op.getTid();
+    Value warp = arith::DivUIOp::create(rw, loc, tid, c(32));
+    Value lane = arith::RemUIOp::create(rw, loc, tid, c(32));
+    Value row0 = arith::AddIOp::create(
+        rw, loc, arith::MulIOp::create(rw, loc, warp, c(16)),
+        arith::DivUIOp::create(rw, loc, lane, c(4)));
+    Value row1 = arith::AddIOp::create(rw, loc, row0, c(8));
+    Value col = arith::MulIOp::create(
+        rw, loc, arith::RemUIOp::create(rw, loc, lane, c(4)), c(2));
+    // Byte offset of (row, col) in i64: row * ld * 2 can pass 2^31.
+    auto rowBase = [&](Value row) -> Value {
+      Value r = arith::ExtUIOp::create(rw, loc, i64, row);
+      Value cc = arith::ExtUIOp::create(rw, loc, i64, col);
+      Value e = arith::AddIOp::create(
+          rw, loc,
+          arith::MulIOp::create(
+              rw, loc, r, arith::ConstantIntOp::create(rw, loc, i64, ld)),
+          cc);
+      return arith::MulIOp::create(
+          rw, loc, e, arith::ConstantIntOp::create(rw, loc, i64, 2));
+    };
+    Value rowOk[2] = {ult(row0, op.getRows()), ult(row1, op.getRows())};
+    Value base[2] = {rowBase(row0), rowBase(row1)};
+    for (int64_t j = 0; j < bn / 8; ++j) {
+      Value colOk = ult(arith::AddIOp::create(rw, loc, col, c(8 * j)),
+                        op.getCols());
+      for (int64_t h = 0; h < 2; ++h) {
+        Value ok = arith::AndIOp::create(rw, loc, rowOk[h], colOk);
+        auto guard = scf::IfOp::create(rw, loc, ok, false);
+        OpBuilder::InsertionGuard g(rw);
+        rw.setInsertionPointToStart(guard.thenBlock());
+        Value packed =
+            packedPair(rw, loc, op.getTotals(), groupsPerPart, j, h);
+        Value offset = arith::AddIOp::create(
+            rw, loc, base[h],
+            arith::ConstantIntOp::create(rw, loc, i64, 16 * j));
+        Value addr =
+            LLVM::GEPOp::create(rw, loc, op.getD().getType(), i8, op.getD(),
+                                ArrayRef<LLVM::GEPArg>{offset});
+        LLVM::StoreOp::create(rw, loc, packed, addr, /*alignment=*/4);
+      }
+    }
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
 struct ConvertDGEMMToNVVMPass
     : public mlir::dgemm::impl::ConvertDGEMMToNVVMBase<ConvertDGEMMToNVVMPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<ScheduleTileLowering, WgmmaTileLowering, PromoteLowering,
-                 EpilogueStoreLowering>(&getContext());
+                 EpilogueStoreLowering, EpilogueStoreRowsLowering>(
+        &getContext());
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
@@ -248,7 +316,8 @@ struct ConvertDGEMMToNVVMPass
       return signalPassFailure();
     // Every kernel op must be gone.
     WalkResult left = getOperation()->walk([](Operation *op) {
-      if (isa<ScheduleTileOp, WgmmaTileOp, PromoteOp, EpilogueStoreOp>(op)) {
+      if (isa<ScheduleTileOp, WgmmaTileOp, PromoteOp, EpilogueStoreOp,
+              EpilogueStoreRowsOp>(op)) {
         op->emitOpError("was not lowered to NVVM");
         return WalkResult::interrupt();
       }

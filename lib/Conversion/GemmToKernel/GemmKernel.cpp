@@ -34,6 +34,21 @@
 // initialisation and before exit keep a CTA from touching a peer that is not
 // there.
 //
+// Grouped layouts (the same kernel, tile loop and ring):
+//   contiguous: A [M_sum, K] and D [M_sum, N] as in the normal GEMM, B
+//     [G, N, K] through a 3-D map (coordinates k0, n0, g); each M block
+//     reads its group g = m_indices[m0] (groups are padded to 128 rows, so
+//     a block of at most 128 rows has one group); g < 0 (padding) skips the
+//     tile in both roles: no loads, no math, D untouched.
+//   masked: A [G, M_max, K] through a 3-D map, so a tile never reads
+//     another group's rows; the tiles of group g are the
+//     ceil(min(masked_m[g], M_max) / BM) M blocks x N blocks, walked in
+//     group order: a CTA keeps (g, first tile of g) and moves forward as its
+//     tile index grows, reading masked_m on the device (the launch does not
+//     depend on it); the epilogue stores rows < masked_m[g] straight from
+//     registers (dgemm.epilogue_store_rows) and the consumers meet at a
+//     named barrier before the next tile's B scales overwrite shared memory.
+//
 // The ring counter `it` runs on across tiles, so producer and consumers agree
 // on stage and parity without talking. Rows of a thread: r0 = 64w + 16*warp
 // + lane/4 and r0 + 8 (the wgmma fragment layout, HOPPER-FACTS §2).
@@ -63,7 +78,7 @@ public:
     Value wg = k.divu(tid, k.c32(128));
     initBarriers();
     Value m = fn.getArgument(kM);
-    numMBlocks = k.ceilDiv(m, l.blockM);
+    numMBlocks = k.ceilDiv(m, l.blockM); // unused when masked
     // Units of work: tiles, or with a cluster, pairs of neighbouring tiles.
     tiles = k.mul(numMBlocks, k.c32(l.nBlocks / l.cluster));
     if (l.cluster > 1) {
@@ -124,9 +139,10 @@ private:
     }
     NVVM::FenceMbarrierInitOp::create(b, loc);
     for (GemmKernelParam p : {kMapA, kMapSFA, kMapB, kMapD})
-      NVVM::PrefetchOp::create(b, loc, /*cacheLevel=*/nullptr,
-                               /*evictPriority=*/nullptr, tensorMap(p),
-                               /*predicate=*/Value(), b.getUnitAttr());
+      if (p != kMapD || !l.masked())
+        NVVM::PrefetchOp::create(b, loc, /*cacheLevel=*/nullptr,
+                                 /*evictPriority=*/nullptr, tensorMap(p),
+                                 /*predicate=*/Value(), b.getUnitAttr());
     b.setInsertionPointAfter(first);
     if (l.cluster > 1) {
       // The peer's barriers are initialised before anyone uses them.
@@ -137,23 +153,122 @@ private:
     }
   }
 
-  /// The persistent tile loop; `body` builds one tile and returns the ring
-  /// counter after it.
-  void tileLoop(function_ref<Value(Value mBlock, Value nBlock, Value it)> body) {
+  /// One tile: (M block, N block, group or null for the normal GEMM, ring
+  /// counter before it) -> ring counter after it.
+  using TileBody =
+      function_ref<Value(Value mBlock, Value nBlock, Value group, Value it)>;
+
+  /// The persistent tile loop over the launch's tiles (or, masked, over the
+  /// tiles of every group in turn).
+  void tileLoop(TileBody body) {
+    if (l.masked())
+      return maskedTileLoop(body);
     auto loop = scf::ForOp::create(b, loc, firstTile, tiles, tileStep,
                                    ValueRange{k.c32(0)});
     b.setInsertionPointToStart(loop.getBody());
     Value t = loop.getInductionVar();
+    Value it = loop.getRegionIterArgs()[0];
     auto sched = ScheduleTileOp::create(
         b, loc, k.i32, k.i32, t, numMBlocks,
         b.getI32IntegerAttr(l.nBlocks / l.cluster),
         b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup / l.cluster, 1)));
-    Value nBlock = sched.getNBlock();
+    Value mBlock = sched.getMBlock(), nBlock = sched.getNBlock();
     if (l.cluster > 1)
       nBlock = k.add(k.mul(nBlock, k.c32(l.cluster)), rank);
-    Value next = body(sched.getMBlock(), nBlock, loop.getRegionIterArgs()[0]);
+    Value next;
+    if (l.contiguous()) {
+      // The M block's group; padding blocks (-1) are skipped.
+      Value group = LLVM::LoadOp::create(
+          b, loc, k.i32,
+          k.elementAt(fn.getArgument(kGroups),
+                      k.mul(mBlock, k.c32(l.blockM)), 4));
+      Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                          group, k.c32(0));
+      auto guard = scf::IfOp::create(b, loc, TypeRange{k.i32}, valid,
+                                     /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(guard.thenBlock());
+      scf::YieldOp::create(b, loc, body(mBlock, nBlock, group, it));
+      b.setInsertionPointToStart(guard.elseBlock());
+      scf::YieldOp::create(b, loc, it);
+      next = guard.getResult(0);
+    } else {
+      next = body(mBlock, nBlock, Value(), it);
+    }
     scf::YieldOp::create(b, loc, next);
     b.setInsertionPointAfter(loop);
+  }
+
+  /// Rows of group g that count: min(max(masked_m[g], 0), M_max).
+  Value maskedRows(Value g) {
+    Value rows = LLVM::LoadOp::create(
+        b, loc, k.i32, k.elementAt(fn.getArgument(kGroups), g, 4));
+    rows = arith::MaxSIOp::create(b, loc, rows, k.c32(0));
+    return arith::MinSIOp::create(b, loc, rows, fn.getArgument(kM));
+  }
+  /// Tiles of group g.
+  Value maskedTiles(Value g) {
+    return k.mul(k.ceilDiv(maskedRows(g), l.blockM), k.c32(l.nBlocks));
+  }
+
+  /// scf.while over t = firstTile, firstTile + step, ...: before each tile
+  /// the group moves forward while t is past the group's tiles; the loop
+  /// ends when it runs out of groups.
+  void maskedTileLoop(TileBody body) {
+    Type i32 = k.i32;
+    SmallVector<Type> types(4, i32);
+    SmallVector<Location> locs(4, loc);
+    Value c0 = k.c32(0);
+    Value numGroups = k.c32(l.groups);
+    auto loop = scf::WhileOp::create(b, loc, types,
+                                     ValueRange{firstTile, c0, c0, c0});
+    {
+      OpBuilder::InsertionGuard g(b);
+      Block *before = b.createBlock(&loop.getBefore(), {}, types, locs);
+      Value t = before->getArgument(0);
+      auto advance = scf::WhileOp::create(
+          b, loc, TypeRange{i32, i32},
+          ValueRange{before->getArgument(1), before->getArgument(2)});
+      {
+        OpBuilder::InsertionGuard g2(b);
+        Block *check = b.createBlock(&advance.getBefore(), {}, {i32, i32},
+                                     {loc, loc});
+        Value grp = check->getArgument(0), base = check->getArgument(1);
+        // Read a group in range even when g == G (the result is unused).
+        Value safe = k.minu(grp, k.c32(l.groups - 1));
+        Value end = k.add(base, maskedTiles(safe));
+        Value more = arith::AndIOp::create(
+            b, loc, k.ult(grp, numGroups),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, t, end));
+        scf::ConditionOp::create(b, loc, more, check->getArguments());
+        Block *step = b.createBlock(&advance.getAfter(), {}, {i32, i32},
+                                    {loc, loc});
+        Value sg = step->getArgument(0);
+        scf::YieldOp::create(
+            b, loc,
+            ValueRange{k.add(sg, k.c32(1)),
+                       k.add(step->getArgument(1), maskedTiles(sg))});
+      }
+      b.setInsertionPointAfter(advance);
+      Value inRange = k.ult(advance.getResult(0), numGroups);
+      scf::ConditionOp::create(
+          b, loc, inRange,
+          ValueRange{t, advance.getResult(0), advance.getResult(1),
+                     before->getArgument(3)});
+    }
+    OpBuilder::InsertionGuard g(b);
+    Block *after = b.createBlock(&loop.getAfter(), {}, types, locs);
+    Value t = after->getArgument(0), grp = after->getArgument(1),
+          base = after->getArgument(2);
+    Value mBlocks = k.ceilDiv(maskedRows(grp), l.blockM);
+    auto sched = ScheduleTileOp::create(
+        b, loc, i32, i32, k.sub(t, base), mBlocks,
+        b.getI32IntegerAttr(l.nBlocks),
+        b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup, 1)));
+    Value next = body(sched.getMBlock(), sched.getNBlock(), grp,
+                      after->getArgument(3));
+    scf::YieldOp::create(b, loc,
+                         ValueRange{k.add(t, tileStep), grp, base, next});
   }
 
   void buildProducer() {
@@ -168,9 +283,16 @@ private:
     auto leader = scf::IfOp::create(b, loc, elected, false);
     b.setInsertionPointToStart(leader.thenBlock());
 
-    tileLoop([&](Value mBlock, Value nBlock, Value it) {
+    tileLoop([&](Value mBlock, Value nBlock, Value group, Value it) {
       Value m0 = k.mul(mBlock, k.c32(l.blockM));
       Value n0 = k.mul(nBlock, k.c32(l.blockN));
+      // Coordinates, innermost first, with the group's where the map has it.
+      auto at = [&](Value x, Value y, bool hasGroup) {
+        SmallVector<Value, 3> c = {x, y};
+        if (hasGroup)
+          c.push_back(group);
+        return c;
+      };
       auto kLoop = scf::ForOp::create(b, loc, k.c32(0), k.c32(l.kBlocks),
                                       k.c32(1), ValueRange{it});
       OpBuilder::InsertionGuard guard(b);
@@ -195,11 +317,12 @@ private:
                  LLVM::ConstantOp::create(b, loc, b.getI16Type(),
                                           (1 << l.cluster) - 1));
       } else {
-        loadTile(aStage, kMapA, {k0, m0}, full);
+        loadTile(aStage, kMapA, at(k0, m0, l.masked()), full);
       }
-      loadTile(stageBuffer(l.bOff, l.bStageBytes, s), kMapB, {k0, n0}, full);
-      loadTile(stageBuffer(l.sfaOff, l.sfaStageBytes, s), kMapSFA, {m0, kb},
-               full);
+      loadTile(stageBuffer(l.bOff, l.bStageBytes, s), kMapB,
+               at(k0, n0, l.grouped()), full);
+      loadTile(stageBuffer(l.sfaOff, l.sfaStageBytes, s), kMapSFA,
+               at(m0, kb, l.masked()), full);
       scf::YieldOp::create(b, loc, ValueRange{k.add(i, k.c32(1))});
       b.setInsertionPointAfter(kLoop);
       return kLoop.getResult(0);
@@ -233,9 +356,20 @@ private:
     auto fragment = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
     Value sfb = fn.getArgument(kSFBPtr);
 
-    tileLoop([&](Value mBlock, Value nBlock, Value it) {
+    tileLoop([&](Value mBlock, Value nBlock, Value group, Value it) {
       Value m0 = k.mul(mBlock, k.c32(l.blockM));
       Value n0 = k.mul(nBlock, k.c32(l.blockN));
+      // The group's B scales: [G, ceil(N/128), K/128].
+      Value sfbGroup =
+          l.grouped() ? k.elementAt(sfb, group,
+                                    4 * l.nScaleBlocks * l.kBlocks)
+                      : sfb;
+      if (l.masked()) {
+        // No epilogue barrier: everyone is done with the previous tile's
+        // B scales before they are overwritten.
+        NVVM::BarrierOp::create(b, loc, Type(), k.c32(1),
+                                k.c32(128 * l.consumers), nullptr, Value());
+      }
       // B-scale blocks of this tile: nb0 for the first `former` 8-column
       // groups, nb1 (clamped to the last block) for the rest.
       Value nb0 = k.divu(n0, k.c32(128));
@@ -243,7 +377,7 @@ private:
       Value former = k.divu(
           k.minu(k.c32(l.blockN), k.sub(k.c32(128), k.remu(n0, k.c32(128)))),
           k.c32(8));
-      copyBScales(sfb, nb0, nb1);
+      copyBScales(sfbGroup, nb0, nb1);
       Value sfbRow0 = k.byteAt(smem, l.sfbOff);
       Value sfbRow1 = k.byteAt(smem, l.sfbOff + 4 * l.kBlocks);
       Value zero = LLVM::ZeroOp::create(b, loc, fragment);
@@ -294,12 +428,15 @@ private:
       }
       scf::YieldOp::create(b, loc, results);
       b.setInsertionPointAfter(kLoop);
-      EpilogueStoreOp::create(b, loc, kLoop.getResults().drop_front(),
-                              k.byteAt(smem, l.dOff), tensorMap(kMapD), n0, m0,
-                              tid, b.getI32IntegerAttr(l.blockM),
-                              b.getI32IntegerAttr(l.blockN),
-                              b.getI32IntegerAttr(l.consumers),
-                              b.getI32IntegerAttr(l.dSwizzle));
+      if (l.masked())
+        storeMaskedTile(kLoop.getResults().drop_front(), group, m0, n0);
+      else
+        EpilogueStoreOp::create(b, loc, kLoop.getResults().drop_front(),
+                                k.byteAt(smem, l.dOff), tensorMap(kMapD), n0,
+                                m0, tid, b.getI32IntegerAttr(l.blockM),
+                                b.getI32IntegerAttr(l.blockN),
+                                b.getI32IntegerAttr(l.consumers),
+                                b.getI32IntegerAttr(l.dSwizzle));
       return kLoop.getResult(0);
     });
     // The last tile's TMA store must have read its staging tile before the
@@ -309,6 +446,34 @@ private:
     NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
                                          b.getUnitAttr());
     b.setInsertionPointAfter(last);
+  }
+
+  /// Masked layout: the tile's rows below masked_m[g] go straight to D
+  /// [G, M_max, N] (contiguous) at element ((g * M_max + m0) * N + n0).
+  void storeMaskedTile(ValueRange totals, Value group, Value m0, Value n0) {
+    Type i64 = k.i64;
+    auto wide = [&](Value v) -> Value {
+      return arith::ExtUIOp::create(b, loc, i64, v);
+    };
+    Value row = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, wide(group), wide(fn.getArgument(kM))),
+        wide(m0));
+    Value element = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, row,
+                              arith::ConstantIntOp::create(b, loc, i64, l.n)),
+        wide(n0));
+    Value bytes = arith::MulIOp::create(
+        b, loc, element, arith::ConstantIntOp::create(b, loc, i64, 2));
+    Value d = LLVM::GEPOp::create(b, loc, k.ptr1, k.i8,
+                                  fn.getArgument(kMapD),
+                                  ArrayRef<LLVM::GEPArg>{bytes});
+    EpilogueStoreRowsOp::create(
+        b, loc, totals, d, k.sub(maskedRows(group), m0),
+        k.sub(k.c32(l.n), n0), tid, b.getI32IntegerAttr(l.n),
+        b.getI32IntegerAttr(l.blockM), b.getI32IntegerAttr(l.blockN),
+        b.getI32IntegerAttr(l.consumers));
   }
 
   /// One arrival per consumer warp on empty[s] of each CTA of the cluster:
@@ -371,13 +536,19 @@ LLVM::LLVMFuncOp mlir::dgemm::buildGemmKernel(OpBuilder &b, Location loc,
   MLIRContext *ctx = b.getContext();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
   auto ptr1 = LLVM::LLVMPointerType::get(ctx, 1);
-  SmallVector<Type> params = {ptr, ptr, ptr, ptr, ptr1, b.getI32Type()};
+  // D: a tensor map, or (masked) its address.
+  SmallVector<Type> params = {ptr, ptr, ptr, l.masked() ? Type(ptr1) : ptr,
+                              ptr1, b.getI32Type()};
+  if (l.grouped())
+    params.push_back(ptr1); // m_indices or masked_m
   auto fnType =
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params);
   auto fn = LLVM::LLVMFuncOp::create(b, loc, name, fnType);
   // Tensor maps by value: 128 bytes, 128-aligned, in the param space.
   auto mapType = LLVM::LLVMArrayType::get(b.getI8Type(), 128);
   for (GemmKernelParam p : {kMapA, kMapSFA, kMapB, kMapD}) {
+    if (p == kMapD && l.masked())
+      continue;
     fn.setArgAttr(p, "llvm.byval", TypeAttr::get(mapType));
     fn.setArgAttr(p, "llvm.align", b.getI64IntegerAttr(128));
     fn.setArgAttr(p, "nvvm.grid_constant", b.getUnitAttr());

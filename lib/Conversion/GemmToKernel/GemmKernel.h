@@ -1,7 +1,7 @@
 //===- GemmKernel.h - build the kernel IR of a normal FP8 GEMM --*- C++ -*-===//
 //
 // buildGemmKernel writes one warp-specialized, persistent Hopper kernel for
-// dgemm.gemm as an llvm.func whose body is kernel IR (scf/arith, NVVM
+// dgemm.gemm or dgemm.grouped_gemm (contiguous or masked) as an llvm.func whose body is kernel IR (scf/arith, NVVM
 // barriers and TMA, dgemm kernel ops).
 //
 //===----------------------------------------------------------------------===//
@@ -15,8 +15,19 @@
 
 namespace mlir::dgemm {
 
-/// Kernel parameters, in order.
-enum GemmKernelParam { kMapA = 0, kMapSFA, kMapB, kMapD, kSFBPtr, kM };
+/// Kernel parameters, in order. kMapD is D's tensor map, except in the
+/// masked layout, where it is D's address (stores are predicated by row);
+/// kM is M (normal), M_sum (contiguous) or M_max (masked); kGroups, grouped
+/// layouts only, is the address of m_indices (contiguous) or masked_m.
+enum GemmKernelParam {
+  kMapA = 0,
+  kMapSFA,
+  kMapB,
+  kMapD,
+  kSFBPtr,
+  kM,
+  kGroups
+};
 
 /// Builds the kernel at the builder's insertion point (inside a gpu.module
 /// that holds the dynamic shared memory global `smemSymbol`).

@@ -40,13 +40,26 @@ struct KernelLayout {
   /// swizzle (block N a multiple of 64 and K <= 4096), else 0 (row-major
   /// staging).
   int64_t dSwizzle;
+  /// Normal, or one of the m-grouped layouts (then `groups` experts, B
+  /// [G, N, K] through a 3-D tensor map; masked: A [G, M_max, K] too, and D
+  /// written by predicated stores, so no staging tile: dSwizzle = 0).
+  ::dgemm::GemmKind kind = ::dgemm::GemmKind::Normal;
+  int64_t groups = 1;
   int64_t dOff, aOff, bOff, sfaOff, sfbOff, barOff, smemBytes;
   int64_t aStageBytes, bStageBytes, sfaStageBytes, txBytes;
 
   /// `maxParts`: the most wgmma chains to split the tile's columns into
   /// (each a multiple of 8 columns, at least 32).
   static KernelLayout get(const ::dgemm::KernelConfig &c, int64_t n,
-                          int64_t k, int64_t maxParts = 2);
+                          int64_t k, int64_t maxParts = 2,
+                          ::dgemm::GemmKind kind = ::dgemm::GemmKind::Normal,
+                          int64_t groups = 1);
+
+  bool grouped() const { return kind != ::dgemm::GemmKind::Normal; }
+  bool masked() const { return kind == ::dgemm::GemmKind::GroupedMasked; }
+  bool contiguous() const {
+    return kind == ::dgemm::GemmKind::GroupedContiguous;
+  }
 };
 
 } // namespace mlir::dgemm

@@ -3,7 +3,8 @@
 // What the runtime needs to launch the kernel (docs/launch-contract.md):
 // threads, cluster, dynamic shared memory, the persistent grid bound, block
 // sizes, and how to build each parameter from the op's operands
-// (A = 0, A scales = 1, B = 2, B scales = 3, D = 4).
+// (A = 0, A scales = 1, B = 2, B scales = 3, D = 4; grouped: groups = 4,
+// D = 5), and for grouped kernels the layout and group count.
 //
 //===----------------------------------------------------------------------===//
 #include "GemmKernel.h"
@@ -39,24 +40,50 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
                                                     const KernelLayout &l) {
   ContractBuilder c{ctx};
   Builder &b = c.b;
-  SmallVector<Attribute> params(6);
-  // With A multicast, each CTA of the pair loads half of the tile's rows.
-  params[kMapA] =
-      c.tensorMap(0, {1, 0}, {128, l.blockM / l.cluster}, 128, "u8");
-  params[kMapSFA] = c.tensorMap(1, {0, 1}, {l.blockM, 1}, 0, "f32");
-  params[kMapB] = c.tensorMap(2, {1, 0}, {128, l.blockN}, 128, "u8");
-  // D: one box per tile, or 64-column boxes with 128-byte swizzle.
-  params[kMapD] = l.dSwizzle
-                      ? c.tensorMap(4, {1, 0}, {64, l.blockM}, 128, "bf16")
-                      : c.tensorMap(4, {1, 0}, {l.blockN, l.blockM}, 0, "bf16");
-  params[kSFBPtr] = b.getDictionaryAttr(
-      {b.getNamedAttr("kind", b.getStringAttr("ptr")), c.i64("operand", 3)});
+  SmallVector<Attribute> params(l.grouped() ? 7 : 6);
+  // Operands in op order: A, A scales, B, B scales, [groups,] D.
+  const int64_t dOperand = l.grouped() ? 5 : 4;
+  if (l.masked()) {
+    // A [G, M_max, K] and its scales [G, M_max, K/128] (MN-major per
+    // group): 3-D maps, so a box never crosses into the next group's rows.
+    params[kMapA] = c.tensorMap(0, {2, 1, 0}, {128, l.blockM, 1}, 128, "u8");
+    params[kMapSFA] = c.tensorMap(1, {1, 2, 0}, {l.blockM, 1, 1}, 0, "f32");
+  } else {
+    // With A multicast, each CTA of the pair loads half of the tile's rows.
+    params[kMapA] =
+        c.tensorMap(0, {1, 0}, {128, l.blockM / l.cluster}, 128, "u8");
+    params[kMapSFA] = c.tensorMap(1, {0, 1}, {l.blockM, 1}, 0, "f32");
+  }
+  // B [N, K], or [G, N, K] with the group outermost.
+  params[kMapB] = l.grouped()
+                      ? c.tensorMap(2, {2, 1, 0}, {128, l.blockN, 1}, 128, "u8")
+                      : c.tensorMap(2, {1, 0}, {128, l.blockN}, 128, "u8");
+  // D: one box per tile, or 64-column boxes with 128-byte swizzle; masked:
+  // its address (row-predicated stores).
+  auto ptr = [&](int64_t operand) {
+    return b.getDictionaryAttr({b.getNamedAttr("kind", b.getStringAttr("ptr")),
+                                c.i64("operand", operand)});
+  };
+  params[kMapD] =
+      l.masked() ? ptr(dOperand)
+      : l.dSwizzle
+          ? c.tensorMap(dOperand, {1, 0}, {64, l.blockM}, 128, "bf16")
+          : c.tensorMap(dOperand, {1, 0}, {l.blockN, l.blockM}, 0, "bf16");
+  params[kSFBPtr] = ptr(3);
   params[kM] =
       b.getDictionaryAttr({b.getNamedAttr("kind", b.getStringAttr("m"))});
-  return b.getDictionaryAttr(
-      {c.i64("block", l.threads), c.i64("cluster", l.cluster),
-       c.i64("dynamic_smem", l.smemBytes), c.i64("max_ctas", l.maxCtas),
-       c.i64("block_m", l.blockM), c.i64("block_n", l.blockN),
-       c.i64("n", l.n), c.i64("k", l.k),
-       b.getNamedAttr("params", b.getArrayAttr(params))});
+  if (l.grouped())
+    params[kGroups] = ptr(4);
+  SmallVector<NamedAttribute> fields = {
+      c.i64("block", l.threads), c.i64("cluster", l.cluster),
+      c.i64("dynamic_smem", l.smemBytes), c.i64("max_ctas", l.maxCtas),
+      c.i64("block_m", l.blockM), c.i64("block_n", l.blockN),
+      c.i64("n", l.n), c.i64("k", l.k),
+      b.getNamedAttr("params", b.getArrayAttr(params))};
+  if (l.grouped()) {
+    // 1 contiguous, 2 masked (docs/launch-contract.md); absent: normal.
+    fields.push_back(c.i64("layout", l.contiguous() ? 1 : 2));
+    fields.push_back(c.i64("groups", l.groups));
+  }
+  return b.getDictionaryAttr(fields);
 }

@@ -1,8 +1,9 @@
 //===- LowerToKernel.cpp - the dgemm-lower-to-kernel pass ------------------===//
 //
-// Replaces every configured dgemm.gemm by a kernel in gpu.module
-// @dgemm_kernels (built by buildGemmKernel) and drops host functions that
-// are left with nothing to do. One kernel per distinct (N, K, config).
+// Replaces every configured dgemm.gemm and dgemm.grouped_gemm by a kernel in
+// gpu.module @dgemm_kernels (built by buildGemmKernel) and drops host
+// functions that are left with nothing to do. One kernel per distinct
+// (layout, groups, N, K, config).
 //
 //===----------------------------------------------------------------------===//
 #include "GemmKernel.h"
@@ -22,18 +23,8 @@ using namespace mlir::dgemm;
 static constexpr StringLiteral kKernelModule = "dgemm_kernels";
 static constexpr StringLiteral kSmemSymbol = "dgemm_smem";
 
-/// Why the lowering cannot take this op yet, or empty.
-static std::string unsupported(GemmOp op, const ::dgemm::KernelConfig &c) {
-  auto a = cast<MemRefType>(op.getA().getType());
-  auto b = cast<MemRefType>(op.getB().getType());
-  auto d = cast<MemRefType>(op.getD().getType());
-  if (!isa<Float8E4M3FNType>(a.getElementType()) ||
-      !isa<Float8E4M3FNType>(b.getElementType()))
-    return "only f8E4M3FN operands are lowered so far";
-  if (op.getRecipe().isPerRowB())
-    return "only the 1x128 x 128x128 recipe is lowered so far";
-  if (!d.getElementType().isBF16() || op.getC())
-    return "only a bf16 output without an accumulate input is lowered so far";
+/// The config's parts the lowering does not build yet, or empty.
+static std::string unsupportedConfig(const ::dgemm::KernelConfig &c) {
   if (c.multicast == ::dgemm::Multicast::B)
     return "multicast of B is not lowered yet; choose multicast = a or none";
   if (c.blockM != 64 && c.blockM != 128)
@@ -41,8 +32,48 @@ static std::string unsupported(GemmOp op, const ::dgemm::KernelConfig &c) {
   return "";
 }
 
+static bool isE4M3(Value v) {
+  return isa<Float8E4M3FNType>(cast<MemRefType>(v.getType()).getElementType());
+}
+
+/// Why the lowering cannot take this op yet, or empty.
+static std::string unsupported(GemmOp op, const ::dgemm::KernelConfig &c) {
+  auto d = cast<MemRefType>(op.getD().getType());
+  if (!isE4M3(op.getA()) || !isE4M3(op.getB()))
+    return "only f8E4M3FN operands are lowered so far";
+  if (op.getRecipe().isPerRowB())
+    return "only the 1x128 x 128x128 recipe is lowered so far";
+  if (!d.getElementType().isBF16() || op.getC())
+    return "only a bf16 output without an accumulate input is lowered so far";
+  return unsupportedConfig(c);
+}
+
+static std::string unsupported(GroupedGemmOp op,
+                               const ::dgemm::KernelConfig &c) {
+  if (!isE4M3(op.getA()) || !isE4M3(op.getB()))
+    return "only f8E4M3FN operands are lowered so far";
+  auto b = cast<MemRefType>(op.getB().getType());
+  if (b.isDynamicDim(0))
+    return "the group count (B's first dimension) must be static";
+  bool masked = op.getLayout().getLayout() == GroupedLayout::Masked;
+  if (masked && c.clusterSize > 1)
+    return "the masked layout is not lowered with clusters (multicast = none)";
+  if (masked) {
+    // D is addressed as a dense [G, M_max, N] by the kernel.
+    auto d = cast<MemRefType>(op.getD().getType());
+    if (!d.getLayout().isIdentity())
+      return "the masked layout's D must be contiguous (identity layout)";
+  }
+  return unsupportedConfig(c);
+}
+
 static std::string kernelName(const KernelLayout &l) {
-  return "dgemm_gemm_n" + std::to_string(l.n) + "_k" + std::to_string(l.k) +
+  std::string kind = l.contiguous() ? "dgemm_grouped_contiguous_g"
+                     : l.masked()   ? "dgemm_grouped_masked_g"
+                                    : "";
+  if (!kind.empty())
+    kind += std::to_string(l.groups) + "_";
+  return (kind.empty() ? "dgemm_gemm_n" : kind + "n") + std::to_string(l.n) + "_k" + std::to_string(l.k) +
          "_bm" + std::to_string(l.blockM) + "_bn" + std::to_string(l.blockN) +
          "_s" + std::to_string(l.stages) + "_g" +
          std::to_string(l.swizzleGroup) + "_c" + std::to_string(l.maxCtas) +
@@ -86,34 +117,47 @@ struct LowerToKernelPass
       return signalPassFailure();
     }
     ModuleOp module = getOperation();
-    SmallVector<GemmOp> gemms;
-    module.walk([&](GemmOp op) { gemms.push_back(op); });
+    SmallVector<Operation *> gemms;
+    module.walk([&](Operation *op) {
+      if (isa<GemmOp, GroupedGemmOp, KGroupedGemmOp>(op))
+        gemms.push_back(op);
+    });
     bool failedAny = false;
-    for (GemmOp op : gemms) {
-      ConfigAttr attr = op.getKernelConfig();
+    for (Operation *op : gemms) {
+      auto gemm = cast<GemmOpInterface>(op);
+      ConfigAttr attr = gemm.getKernelConfig();
       if (!attr) {
-        op.emitOpError() << "has no #dgemm.config: run dgemm-select-config "
-                            "before dgemm-lower-to-kernel";
+        op->emitOpError() << "has no #dgemm.config: run dgemm-select-config "
+                             "before dgemm-lower-to-kernel";
+        failedAny = true;
+        continue;
+      }
+      if (isa<KGroupedGemmOp>(op)) {
+        op->emitOpError() << "cannot be lowered: the k-grouped (weight "
+                             "gradient) kernel is not lowered yet";
         failedAny = true;
         continue;
       }
       ::dgemm::KernelConfig config = toKernelConfig(attr);
-      std::string why = unsupported(op, config);
+      std::string why = isa<GemmOp>(op)
+                            ? unsupported(cast<GemmOp>(op), config)
+                            : unsupported(cast<GroupedGemmOp>(op), config);
       if (!why.empty()) {
-        op.emitOpError() << "cannot be lowered: " << why;
+        op->emitOpError() << "cannot be lowered: " << why;
         failedAny = true;
         continue;
       }
-      ::dgemm::ProblemDesc p = op.getProblem(/*defaultM=*/1);
-      KernelLayout layout = KernelLayout::get(config, p.n, p.k, wgmmaParts);
+      ::dgemm::ProblemDesc p = gemm.getProblem(/*defaultM=*/1);
+      KernelLayout layout = KernelLayout::get(config, p.n, p.k, wgmmaParts,
+                                              p.kind, p.groups);
       gpu::GPUModuleOp kernels = getKernelModule(module);
       std::string name = kernelName(layout);
       if (!kernels.lookupSymbol(name)) {
         OpBuilder b = OpBuilder::atBlockEnd(kernels.getBody());
-        buildGemmKernel(b, op.getLoc(), name, layout, kSmemSymbol);
+        buildGemmKernel(b, op->getLoc(), name, layout, kSmemSymbol);
       }
       func::FuncOp host = op->getParentOfType<func::FuncOp>();
-      op.erase();
+      op->erase();
       // A host function left with only its return has nothing to launch
       // from IR: the runtime launches the kernel by its contract.
       if (host && host.getBody().hasOneBlock() &&

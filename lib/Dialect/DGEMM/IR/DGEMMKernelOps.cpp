@@ -1,7 +1,8 @@
 //===- DGEMMKernelOps.cpp - verifiers of the kernel-level dgemm ops --------===//
 //
-// dgemm.schedule_tile, dgemm.wgmma_tile, dgemm.promote and
-// dgemm.epilogue_store: their attributes and fragment types agree.
+// dgemm.schedule_tile, dgemm.wgmma_tile, dgemm.promote,
+// dgemm.epilogue_store and dgemm.epilogue_store_rows: their attributes and
+// fragment types agree.
 //
 //===----------------------------------------------------------------------===//
 #include "dgemm/Dialect/DGEMM/IR/DGEMM.h"
@@ -47,27 +48,47 @@ LogicalResult PromoteOp::verify() {
   return success();
 }
 
-LogicalResult EpilogueStoreOp::verify() {
-  int64_t bm = getBlockM(), bn = getBlockN(), c = getConsumers();
+/// The rules epilogue_store and epilogue_store_rows share: block sizes per
+/// consumer warpgroup and totals that split the tile's columns evenly.
+template <typename Op>
+static LogicalResult verifyEpilogueTile(Op op, int64_t bm, int64_t bn,
+                                        int64_t c, ValueRange totals) {
   if (c < 1 || c > 2 || bm != 64 * c)
-    return emitOpError() << "block_m must be 64 per consumer warpgroup, got "
-                            "block_m = "
-                         << bm << " with " << c << " consumers";
+    return op.emitOpError() << "block_m must be 64 per consumer warpgroup, "
+                               "got block_m = "
+                            << bm << " with " << c << " consumers";
   if (bn < 8 || bn > 256 || bn % 8 != 0)
-    return emitOpError() << "block_n must be a multiple of 8 in [8, 256], got "
-                         << bn;
+    return op.emitOpError()
+           << "block_n must be a multiple of 8 in [8, 256], got " << bn;
+  int64_t parts = totals.size();
+  if (parts < 1 || bn % (8 * parts) != 0)
+    return op.emitOpError() << "block_n = " << bn << " must split into "
+                            << parts << " fragments of whole 8-column groups";
+  for (Value total : totals)
+    if (!isF32Fragment(total.getType(), bn / 2 / parts))
+      return op.emitOpError() << "each of the " << parts
+                              << " totals must be a struct of "
+                              << bn / 2 / parts << " f32, got "
+                              << total.getType();
+  return success();
+}
+
+LogicalResult EpilogueStoreRowsOp::verify() {
+  if (getLd() < getBlockN() || getLd() % 2 != 0)
+    return emitOpError() << "ld must be even and at least block_n = "
+                         << getBlockN() << ", got " << getLd();
+  return verifyEpilogueTile(*this, getBlockM(), getBlockN(), getConsumers(),
+                            getTotals());
+}
+
+LogicalResult EpilogueStoreOp::verify() {
+  int64_t bn = getBlockN();
+  if (failed(verifyEpilogueTile(*this, getBlockM(), bn, getConsumers(),
+                                getTotals())))
+    return failure();
   if (getSwizzle() != 0 && (getSwizzle() != 128 || bn % 64 != 0))
     return emitOpError() << "swizzle must be 0, or 128 with block_n a "
                             "multiple of 64, got swizzle = "
                          << getSwizzle() << " with block_n = " << bn;
-  int64_t parts = getTotals().size();
-  if (parts < 1 || bn % (8 * parts) != 0)
-    return emitOpError() << "block_n = " << bn << " must split into "
-                         << parts << " fragments of whole 8-column groups";
-  for (Value total : getTotals())
-    if (!isF32Fragment(total.getType(), bn / 2 / parts))
-      return emitOpError() << "each of the " << parts << " totals must be a "
-                           << "struct of " << bn / 2 / parts << " f32, got "
-                           << total.getType();
   return success();
 }

@@ -126,4 +126,29 @@ def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store"> {
   let hasVerifier = 1;
 }
 
+def DGEMM_EpilogueStoreRowsOp : DGEMM_KernelOp<"epilogue_store_rows"> {
+  let summary = "bf16 output tile: registers -> global memory, rows and columns predicated";
+  let description = [{
+    For outputs whose valid rows are known only on the device (the masked
+    grouped layout: rows at or past `masked_m[g]` must not be written, and a
+    tensor map cannot clip at a run-time row count). Each consumer thread
+    converts its f32 `totals` (fragments of equal width that cover the
+    tile's columns left to right) to bf16 pairs and stores each pair
+    (4 bytes) straight to global memory at `d` + (row * `ld` + column) * 2,
+    `d` being the address of the tile's element (0, 0), when row < `rows`
+    and column < `cols`. No shared memory, no barrier, nothing left in
+    flight. `tid` is the thread index (0 .. 128 * consumers - 1); rows of a
+    thread: 16 * warp + lane / 4 and 8 more; columns 8j + 2 * (lane % 4).
+  }];
+  let arguments = (ins Variadic<LLVM_AnyStruct>:$totals, LLVM_AnyPointer:$d,
+                       I32:$rows, I32:$cols, I32:$tid,
+                       I32Attr:$ld, I32Attr:$block_m, I32Attr:$block_n,
+                       I32Attr:$consumers);
+  let assemblyFormat = [{
+    `(` $totals `)` `,` $d `rows` $rows `cols` $cols `tid` $tid attr-dict
+    `:` `(` type($totals) `)` `,` type($d)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // DGEMM_KERNEL_OPS_TD

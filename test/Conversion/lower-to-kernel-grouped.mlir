@@ -1,0 +1,90 @@
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s
+
+// Contiguous grouped GEMM: the normal kernel with B [G, N, K] through a 3-D
+// tensor map (coordinates k0, n0, group), the group of each M block read
+// from m_indices, padding blocks (-1) skipped in both roles, and the B
+// scales of the block's group.
+// CHECK-LABEL: llvm.func @dgemm_grouped_contiguous_g4_n4096_k7168_bm128_bn192_s4_g16_c131_p2(
+// Tensor maps of A, A scales, B and D; the B-scale pointer, M_sum, m_indices.
+// CHECK-SAME: %{{.+}}: !llvm.ptr<1>, %[[M:.+]]: i32, %[[IDX:.+]]: !llvm.ptr<1>)
+// CHECK-SAME: dgemm.launch = {block = 384 : i64, block_m = 128 : i64, block_n = 192 : i64, cluster = 1 : i64, dynamic_smem = 215552 : i64, groups = 4 : i64, k = 7168 : i64, layout = 1 : i64, max_ctas = 131 : i64, n = 4096 : i64
+// CHECK-SAME: {box = [128, 128], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}
+// CHECK-SAME: {box = [128, 1], dims = [0, 1], dtype = "f32", kind = "tensor_map", operand = 1 : i64, swizzle = 0 : i64}
+// CHECK-SAME: {box = [128, 192, 1], dims = [2, 1, 0], dtype = "u8", kind = "tensor_map", operand = 2 : i64, swizzle = 128 : i64}
+// CHECK-SAME: {box = [192, 128], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 5 : i64, swizzle = 0 : i64}
+// CHECK-SAME: {kind = "ptr", operand = 3 : i64}, {kind = "m"}, {kind = "ptr", operand = 4 : i64}]}
+// Producer: group of the M block, skip when negative, B loaded at (k0, n0, g).
+// CHECK: nvvm.setmaxregister decrease 40
+// CHECK: %[[MB:.+]], %{{.+}} = dgemm.schedule_tile
+// CHECK: %[[ROW:.+]] = arith.muli %[[MB]], %c128_i32
+// CHECK: %[[AT:.+]] = arith.muli %[[ROW]], %c4_i32
+// CHECK: %[[P:.+]] = llvm.getelementptr %[[IDX]][%[[AT]]]
+// CHECK: %[[G:.+]] = llvm.load %[[P]] : !llvm.ptr<1> -> i32
+// CHECK: %[[OK:.+]] = arith.cmpi sge, %[[G]], %c0_i32
+// CHECK: scf.if %[[OK]] -> (i32)
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg0, %{{.+}}, box[%{{.+}}, %{{.+}}]
+// CHECK-NEXT: llvm.getelementptr
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg2, %{{.+}}, box[%{{.+}}, %{{.+}}, %[[G]]]
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %{{.+}} : i32
+// Consumers: the same skip; the group's B scales start G * 32 * 56 floats in.
+// CHECK: nvvm.setmaxregister increase 232
+// CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> i32
+// CHECK: scf.if %{{.+}} -> (i32)
+// CHECK: arith.muli %{{.+}}, %c7168_i32
+// CHECK: dgemm.epilogue_store(
+func.func @contiguous(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,
+    %b: memref<4x4096x7168xf8E4M3FN>, %sb: memref<4x32x56xf32>, %mi: memref<?xi32>, %d: memref<?x4096xbf16>) {
+  dgemm.grouped_gemm #dgemm.grouped<contiguous> ins(%a, %sa, %b, %sb : memref<?x7168xf8E4M3FN>,
+      memref<?x56xf32, strided<[1, ?]>>, memref<4x4096x7168xf8E4M3FN>, memref<4x32x56xf32>)
+      groups(%mi : memref<?xi32>) outs(%d : memref<?x4096xbf16>)
+      {config = #dgemm.config<block_m = 128, block_n = 192, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 131>}
+  return
+}
+
+// -----
+
+// Masked grouped GEMM: A and its scales through 3-D maps (group outermost),
+// D by address; each role walks the groups' tiles with a while loop that
+// moves to the next group once its tile index passes the group's
+// ceil(min(masked_m[g], M_max) / 128) * 32 tiles; rows below masked_m[g]
+// are stored straight from registers.
+// CHECK-LABEL: llvm.func @dgemm_grouped_masked_g4_n4096_k7168_bm128_bn128_s5_g16_c128_p2(
+// CHECK-SAME: %arg3: !llvm.ptr<1>, %arg4: !llvm.ptr<1>, %[[MMAX:.+]]: i32, %[[MM:.+]]: !llvm.ptr<1>)
+// CHECK-SAME: groups = 4 : i64, k = 7168 : i64, layout = 2 : i64
+// CHECK-SAME: {box = [128, 128, 1], dims = [2, 1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}
+// CHECK-SAME: {box = [128, 1, 1], dims = [1, 2, 0], dtype = "f32", kind = "tensor_map", operand = 1 : i64, swizzle = 0 : i64}
+// CHECK-SAME: {box = [128, 128, 1], dims = [2, 1, 0], dtype = "u8", kind = "tensor_map", operand = 2 : i64, swizzle = 128 : i64}
+// CHECK-SAME: {kind = "ptr", operand = 5 : i64}, {kind = "ptr", operand = 3 : i64}, {kind = "m"}, {kind = "ptr", operand = 4 : i64}]}
+// No tensor map prefetch for D (it is an address).
+// CHECK-COUNT-3: nvvm.prefetch tensormap
+// CHECK-NOT: nvvm.prefetch
+// CHECK: nvvm.setmaxregister decrease 40
+// CHECK: scf.while (%[[T:.+]] = %{{.+}}, %[[GRP:.+]] = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}})
+// CHECK: scf.while
+// CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> i32
+// CHECK: arith.maxsi %{{.+}}, %c0_i32
+// CHECK: arith.minsi %{{.+}}, %[[MMAX]]
+// CHECK: arith.muli %{{.+}}, %c32_i32
+// CHECK: arith.cmpi uge, %[[T]]
+// CHECK: scf.condition
+// CHECK: scf.condition
+// CHECK: dgemm.schedule_tile %{{.+}}, %{{.+}} {num_n_blocks = 32 : i32, swizzle_group = 16 : i32}
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg0, %{{.+}}, box[%{{.+}}, %{{.+}}, %[[G:.+]]]
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg2, %{{.+}}, box[%{{.+}}, %{{.+}}, %[[G]]]
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg1, %{{.+}}, box[%{{.+}}, %{{.+}}, %[[G]]]
+// Consumers: a barrier before the tile's B scales overwrite the last ones.
+// CHECK: nvvm.setmaxregister increase 232
+// CHECK: scf.while
+// CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
+// CHECK: nvvm.barrier id = %c2_i32
+// CHECK-NOT: dgemm.epilogue_store(
+// CHECK: dgemm.epilogue_store_rows(%{{.+}}#1, %{{.+}}#2), %{{.+}} rows %{{.+}} cols %{{.+}} tid %{{.+}} {block_m = 128 : i32, block_n = 128 : i32, consumers = 2 : i32, ld = 4096 : i32}
+func.func @masked(%a: memref<4x256x7168xf8E4M3FN>, %sa: memref<4x256x56xf32, strided<[14336, 1, 256]>>,
+    %b: memref<4x4096x7168xf8E4M3FN>, %sb: memref<4x32x56xf32>, %mm: memref<4xi32>, %d: memref<4x256x4096xbf16>) {
+  dgemm.grouped_gemm #dgemm.grouped<masked> ins(%a, %sa, %b, %sb : memref<4x256x7168xf8E4M3FN>,
+      memref<4x256x56xf32, strided<[14336, 1, 256]>>, memref<4x4096x7168xf8E4M3FN>, memref<4x32x56xf32>)
+      groups(%mm : memref<4xi32>) outs(%d : memref<4x256x4096xbf16>)
+      {config = #dgemm.config<block_m = 128, block_n = 128, stages = 5, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 128>}
+  return
+}

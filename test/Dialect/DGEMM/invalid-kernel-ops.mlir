@@ -1,0 +1,46 @@
+// RUN: dgemm-opt %s -split-input-file -verify-diagnostics
+
+// The verifiers of the kernel-level ops (what dgemm-lower-to-kernel writes
+// and a user may edit before convert-dgemm-to-nvvm).
+
+!frag8 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+llvm.func @rows_ld_small(%t: !frag8, %d: !llvm.ptr<1>, %r: i32, %c: i32, %tid: i32) {
+  // expected-error @+1 {{ld must be even and at least block_n = 16, got 8}}
+  dgemm.epilogue_store_rows (%t), %d rows %r cols %c tid %tid {ld = 8 : i32, block_m = 64 : i32, block_n = 16 : i32, consumers = 1 : i32} : (!frag8), !llvm.ptr<1>
+  llvm.return
+}
+
+// -----
+
+!frag8 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+llvm.func @rows_block_m(%t: !frag8, %d: !llvm.ptr<1>, %r: i32, %c: i32, %tid: i32) {
+  // expected-error @+1 {{block_m must be 64 per consumer warpgroup, got block_m = 128 with 1 consumers}}
+  dgemm.epilogue_store_rows (%t), %d rows %r cols %c tid %tid {ld = 16 : i32, block_m = 128 : i32, block_n = 16 : i32, consumers = 1 : i32} : (!frag8), !llvm.ptr<1>
+  llvm.return
+}
+
+// -----
+
+!frag8 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+llvm.func @rows_fragment(%t: !frag8, %d: !llvm.ptr<1>, %r: i32, %c: i32, %tid: i32) {
+  // expected-error @+1 {{each of the 1 totals must be a struct of 16 f32}}
+  dgemm.epilogue_store_rows (%t), %d rows %r cols %c tid %tid {ld = 64 : i32, block_m = 64 : i32, block_n = 32 : i32, consumers = 1 : i32} : (!frag8), !llvm.ptr<1>
+  llvm.return
+}
+
+// -----
+
+!frag8 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+llvm.func @store_swizzle(%t: !frag8, %s: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %tid: i32) {
+  // expected-error @+1 {{swizzle must be 0, or 128 with block_n a multiple of 64, got swizzle = 128 with block_n = 16}}
+  dgemm.epilogue_store (%t), %s, %map[%n0, %m0] tid %tid {block_m = 64 : i32, block_n = 16 : i32, consumers = 1 : i32, swizzle = 128 : i32} : (!frag8), !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+llvm.func @schedule(%t: i32, %m: i32) {
+  // expected-error @+1 {{num_n_blocks and swizzle_group must be positive, got 0 and 16}}
+  %a, %b = dgemm.schedule_tile %t, %m {num_n_blocks = 0 : i32, swizzle_group = 16 : i32} : i32
+  llvm.return
+}
