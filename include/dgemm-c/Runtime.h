@@ -72,6 +72,39 @@ dgemm_status dgemm_gemm_fp8_bf16_nt(const dgemm_tensor *a,
                                     const dgemm_tensor *b_scale,
                                     const dgemm_tensor *d, void *stream);
 
+/* m-grouped GEMM, contiguous layout (MoE prefill / training forward): for
+ * each row r of A [M_sum, K], D[r, :] = A[r, :] * B[g]^T with g =
+ * m_indices[r] (i32 [M_sum], contiguous), B [G, N, K] e4m3 with B scales
+ * [G, ceil(N/128), K/128] f32 contiguous, A scales [M_sum, K/128] f32
+ * MN-major (as dgemm_gemm_fp8_bf16_nt), D [M_sum, N] bf16. Each group's rows
+ * are contiguous and padded to a multiple of 128 (so M_sum % 128 == 0);
+ * a 128-row block (64 with block M 64) takes the group of its first row,
+ * and a block whose first row has m_indices -1 is skipped: not loaded, not
+ * computed, D left untouched there. Rows of a computed block that carry -1
+ * (padding after a group's last row) are computed with that group's B.
+ * B is read through a 3-D tensor map: row strides multiple of 16 bytes.
+ * m_indices are read on the device (no host synchronisation). M_sum == 0 is
+ * a no-op that succeeds. */
+dgemm_status dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous(
+    const dgemm_tensor *a, const dgemm_tensor *a_scale, const dgemm_tensor *b,
+    const dgemm_tensor *b_scale, const dgemm_tensor *m_indices,
+    const dgemm_tensor *d, void *stream);
+
+/* m-grouped GEMM, masked layout (MoE decode, CUDA-graph friendly): for each
+ * group g, D[g, :masked_m[g], :] = A[g, :masked_m[g], :] * B[g]^T with A
+ * [G, M_max, K] e4m3, A scales [G, M_max, K/128] f32 MN-major within each
+ * group (strides (S0, 1, S), S >= M_max, S % 4 == 0, S0 % 4 == 0), B and
+ * its scales as in the contiguous layout, masked_m i32 [G] read on the
+ * device, D [G, M_max, N] bf16 contiguous. Rows at or past masked_m[g]
+ * (clamped to [0, M_max]) are not written; tiles wholly past it are not
+ * computed. The launch (grid, parameters) does not depend on masked_m, so
+ * a captured CUDA graph can be replayed with new counts. expected_m (>= 1)
+ * is the expected rows per group the config is chosen for. */
+dgemm_status dgemm_m_grouped_gemm_fp8_bf16_nt_masked(
+    const dgemm_tensor *a, const dgemm_tensor *a_scale, const dgemm_tensor *b,
+    const dgemm_tensor *b_scale, const dgemm_tensor *masked_m,
+    int64_t expected_m, const dgemm_tensor *d, void *stream);
+
 /* The kernel config the runtime will use for a normal GEMM of this shape, as
  * text ("#dgemm.config<...>", NUL-terminated). Uses the device of the current
  * context (or device 0) when a driver and an sm_90 device are present, else

@@ -75,14 +75,14 @@ ProblemDesc normalProblem(int64_t m, int64_t n, int64_t k) {
 /// dgemm_set_num_sms's limit on the persistent grid (0: none).
 std::atomic<int64_t> numSmsLimit{0};
 
-/// The config the runtime uses for (m, n, k) on `device`, within the SM
+/// The config the runtime uses for problem `p` on `device`, within the SM
 /// limit.
-Status chooseConfig(int64_t m, int64_t n, int64_t k, const TargetDesc &device,
+Status chooseConfig(const ProblemDesc &p, const TargetDesc &device,
                     KernelConfig &out) {
+  int64_t m = p.m, n = p.n, k = p.k;
   TargetDesc target = device;
   if (int64_t limit = numSmsLimit.load(); limit > 0)
     target.numSMs = std::min(target.numSMs, limit);
-  ProblemDesc p = normalProblem(m, n, k);
   std::string why = checkProblem(p);
   if (!why.empty())
     return Status::invalidArgument(why);
@@ -97,6 +97,11 @@ Status chooseConfig(int64_t m, int64_t n, int64_t k, const TargetDesc &device,
   return Status::success();
 }
 
+Status chooseConfig(int64_t m, int64_t n, int64_t k, const TargetDesc &device,
+                    KernelConfig &out) {
+  return chooseConfig(normalProblem(m, n, k), device, out);
+}
+
 /// The device's target when a driver and an sm_90 device are usable, else
 /// the default one; `session` stays open in the first case.
 TargetDesc targetOrDefault(DeviceSession &session, bool &haveDevice) {
@@ -104,12 +109,10 @@ TargetDesc targetOrDefault(DeviceSession &session, bool &haveDevice) {
   return haveDevice ? session.target() : TargetDesc();
 }
 
-/// The GEMM kernel for (n, k, config, target), from the cache or compiled.
-Status gemmKernel(int64_t n, int64_t k, const KernelConfig &config,
-                  const TargetDesc &target,
-                  std::shared_ptr<const CompiledKernel> &out, double *compileMs,
-                  CacheSource *source) {
-  GemmKernelKey key = makeGemmKernelKey(n, k, config, target);
+/// The kernel of `key`, from the cache or compiled.
+Status kernelFor(const GemmKernelKey &key,
+                 std::shared_ptr<const CompiledKernel> &out, double *compileMs,
+                 CacheSource *source) {
   double ms = 0;
   Status s = KernelCache::global().getOrCompile(
       key.text(),
@@ -127,32 +130,67 @@ Status gemmKernel(int64_t n, int64_t k, const KernelConfig &config,
   return s;
 }
 
+/// The normal GEMM kernel for (n, k, config, target).
+Status gemmKernel(int64_t n, int64_t k, const KernelConfig &config,
+                  const TargetDesc &target,
+                  std::shared_ptr<const CompiledKernel> &out, double *compileMs,
+                  CacheSource *source) {
+  return kernelFor(makeGemmKernelKey(n, k, config, target), out, compileMs,
+                   source);
+}
+
+/// What a launch needs besides the kernel: the operands in op order, the
+/// rows that size the grid, the kernel's M parameter, the static sizes and
+/// the layout the kernel must have been compiled for.
+struct LaunchRequest {
+  std::vector<const dgemm_tensor *> operands;
+  int64_t gridM = 0, paramM = 0, n = 0, k = 0;
+  int64_t layout = kLayoutNormal, groups = 1;
+};
+
 /// Loads `kernel` into the session's context and launches it.
 Status launch(DeviceSession &session,
               std::shared_ptr<const CompiledKernel> kernel,
-              const GemmOperands &ops, const GemmShape &shape, void *stream) {
+              const LaunchRequest &r, void *stream) {
   const CudaDriver &driver = *session.driver;
+  const LaunchContract &c = kernel->contract;
+  if (c.layout != r.layout || c.groups != r.groups)
+    return Status::invalidArgument(
+        "kernel " + c.kernelName + " computes layout " + str(c.layout) +
+        " with " + str(c.groups) + " groups; the call needs layout " +
+        str(r.layout) + " with " + str(r.groups) +
+        " (0 normal, 1 contiguous, 2 masked)");
   std::shared_ptr<const LoadedKernel> loaded;
   Status s =
       LoadedKernels::global().get(driver, session.context->context(),
                                   session.context->device(), kernel, loaded);
   if (!s.ok())
     return s;
-  if (!(s = checkStaticSizes(kernel->contract, shape.n, shape.k)).ok())
+  if (!(s = checkStaticSizes(c, r.n, r.k)).ok())
     return s;
   LaunchGrid grid;
-  if (!(s = computeGrid(kernel->contract, shape.m, shape.n, grid)).ok())
+  if (!(s = computeGrid(c, r.gridM, r.n, grid)).ok())
     return s;
   std::vector<KernelArg> args;
-  std::vector<const dgemm_tensor *> operands = {ops.a, ops.aScale, ops.b,
-                                                ops.bScale, ops.d};
-  if (!(s = deriveKernelArgs(kernel->contract, operands, shape.m, args)).ok())
+  if (!(s = deriveKernelArgs(c, r.operands, r.paramM, args)).ok())
     return s;
   KernelParams params;
   if (!(s = params.build(driver, args)).ok())
     return s;
   return launchKernel(driver, *loaded, grid, params.pointers(),
                       static_cast<cuda::CUstream>(stream));
+}
+
+/// A normal GEMM's launch.
+Status launch(DeviceSession &session,
+              std::shared_ptr<const CompiledKernel> kernel,
+              const GemmOperands &ops, const GemmShape &shape, void *stream) {
+  LaunchRequest r;
+  r.operands = {ops.a, ops.aScale, ops.b, ops.bScale, ops.d};
+  r.gridM = r.paramM = shape.m;
+  r.n = shape.n;
+  r.k = shape.k;
+  return launch(session, std::move(kernel), r, stream);
 }
 
 /// Validates the operands into `shape` and, unless M = 0 (nothing to
@@ -202,6 +240,51 @@ Status launchKernelIR(const char *kernelIR, const GemmOperands &ops,
   if (!s.ok())
     return s;
   return launch(session, kernel, ops, shape, stream);
+}
+
+/// An m-grouped GEMM: validate, choose the config (contiguous: for M_sum
+/// rows; masked: for expected_m rows per group), compile or fetch, launch.
+Status groupedGemm(const GroupedOperands &ops, bool masked, int64_t expectedM,
+                   void *stream) {
+  if (masked && expectedM < 1)
+    return Status::invalidArgument(
+        "expected_m must be at least 1 (the expected rows per group), got " +
+        str(expectedM));
+  GroupedShape shape;
+  Status s = validateGroupedFp8Bf16Nt(ops, masked, shape);
+  if (!s.ok() || shape.m == 0)
+    return s;
+  DeviceSession session;
+  if (!(s = session.open()).ok())
+    return s;
+  TargetDesc target = session.target();
+  ProblemDesc p;
+  p.kind = masked ? GemmKind::GroupedMasked : GemmKind::GroupedContiguous;
+  p.m = masked ? std::min(expectedM, shape.m) : shape.m;
+  p.n = shape.n;
+  p.k = shape.k;
+  p.groups = shape.groups;
+  KernelConfig config;
+  if (!(s = chooseConfig(p, target, config)).ok())
+    return s;
+  GemmKernelKey key = makeGemmKernelKey(shape.n, shape.k, config, target);
+  key.kind = p.kind;
+  key.groups = shape.groups;
+  std::shared_ptr<const CompiledKernel> kernel;
+  if (!(s = kernelFor(key, kernel, nullptr, nullptr)).ok())
+    return s;
+  LaunchRequest r;
+  r.operands = {ops.a, ops.aScale, ops.b, ops.bScale, ops.groups, ops.d};
+  // Masked: the grid is sized for every group full (the launch must not
+  // depend on masked_m); the kernel reads M_max.
+  int64_t bm = kernel->contract.blockM;
+  r.gridM = masked ? shape.groups * ((shape.m + bm - 1) / bm) * bm : shape.m;
+  r.paramM = shape.m;
+  r.n = shape.n;
+  r.k = shape.k;
+  r.layout = masked ? kLayoutMasked : kLayoutContiguous;
+  r.groups = shape.groups;
+  return launch(session, kernel, r, stream);
 }
 
 /// Copies `text` into a caller buffer, NUL-terminated, truncating.
@@ -274,6 +357,22 @@ dgemm_status dgemm_gemm_fp8_bf16_nt(const dgemm_tensor *a,
                                     const dgemm_tensor *d, void *stream) {
   GemmOperands ops{a, a_scale, b, b_scale, d};
   return finish(gemm(ops, stream));
+}
+
+dgemm_status dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous(
+    const dgemm_tensor *a, const dgemm_tensor *a_scale, const dgemm_tensor *b,
+    const dgemm_tensor *b_scale, const dgemm_tensor *m_indices,
+    const dgemm_tensor *d, void *stream) {
+  GroupedOperands ops{a, a_scale, b, b_scale, m_indices, d};
+  return finish(groupedGemm(ops, /*masked=*/false, 0, stream));
+}
+
+dgemm_status dgemm_m_grouped_gemm_fp8_bf16_nt_masked(
+    const dgemm_tensor *a, const dgemm_tensor *a_scale, const dgemm_tensor *b,
+    const dgemm_tensor *b_scale, const dgemm_tensor *masked_m,
+    int64_t expected_m, const dgemm_tensor *d, void *stream) {
+  GroupedOperands ops{a, a_scale, b, b_scale, masked_m, d};
+  return finish(groupedGemm(ops, /*masked=*/true, expected_m, stream));
 }
 
 dgemm_status dgemm_gemm_config(int64_t m, int64_t n, int64_t k, char *buf,

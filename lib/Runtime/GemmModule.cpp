@@ -1,5 +1,6 @@
 //===- GemmModule.cpp - The dgemm IR the runtime compiles -----------------===//
 //
+// Normal:
 //   func.func @dgemm_gemm_n<N>_k<K>(%a: memref<?xKxf8E4M3FN>,
 //       %sa: memref<?x(K/128)xf32, strided<[1, ?]>>,
 //       %b: memref<NxKxf8E4M3FN>, %sb: memref<ceil(N/128)x(K/128)xf32>,
@@ -7,14 +8,32 @@
 //     dgemm.gemm ins(...) outs(%d ...) {config = ..., target = ...}
 //     return
 //   }
+// Contiguous (M_sum dynamic): A, its scales and D as above, B
+// memref<GxNxK>, B scales memref<Gxceil(N/128)x(K/128)>, m_indices
+// memref<?xi32>. Masked (M_max dynamic): A memref<Gx?xK>, its scales
+// memref<Gx?x(K/128), strided<[?, 1, ?]>>, masked_m memref<Gxi32>, D
+// memref<Gx?xN>. The config is explicit, so no m_hint is needed.
 //
 //===----------------------------------------------------------------------===//
 #include "dgemm/Runtime/GemmModule.h"
 
 using namespace dgemm::runtime;
 
-std::string dgemm::runtime::gemmModuleText(const GemmKernelKey &key) {
-  auto str = [](int64_t v) { return std::to_string(v); };
+namespace {
+std::string str(int64_t v) { return std::to_string(v); }
+
+std::string targetAttr(const GemmKernelKey &key) {
+  return "#dgemm.target<\"" + key.chip + "\", sms = " +
+         str(key.target.numSMs) + ", smem = " + str(key.target.smemPerBlock) +
+         ">";
+}
+
+std::string attrs(const GemmKernelKey &key) {
+  return "{config = " + formatConfigAttr(key.config) +
+         ", target = " + targetAttr(key) + "}";
+}
+
+std::string normalModule(const GemmKernelKey &key) {
   std::string n = str(key.n), k = str(key.k);
   std::string kb = str(key.k / 128), nb = str((key.n + 127) / 128);
   std::string aType = "memref<?x" + k + "xf8E4M3FN>";
@@ -22,9 +41,6 @@ std::string dgemm::runtime::gemmModuleText(const GemmKernelKey &key) {
   std::string bType = "memref<" + n + "x" + k + "xf8E4M3FN>";
   std::string sbType = "memref<" + nb + "x" + kb + "xf32>";
   std::string dType = "memref<?x" + n + "xbf16>";
-  std::string target = "#dgemm.target<\"" + key.chip +
-                       "\", sms = " + str(key.target.numSMs) +
-                       ", smem = " + str(key.target.smemPerBlock) + ">";
   return "module {\n"
          "  func.func @dgemm_gemm_n" +
          n + "_k" + k + "(%a: " + aType + ", %sa: " + saType +
@@ -32,11 +48,52 @@ std::string dgemm::runtime::gemmModuleText(const GemmKernelKey &key) {
          ") {\n"
          "    dgemm.gemm ins(%a, %sa, %b, %sb : " +
          aType + ", " + saType + ", " + bType + ", " + sbType +
-         ") outs(%d : " + dType +
-         ") {config = " + formatConfigAttr(key.config) +
-         ", target = " + target +
-         "}\n"
+         ") outs(%d : " + dType + ") " + attrs(key) +
+         "\n"
          "    return\n"
          "  }\n"
          "}\n";
+}
+
+std::string groupedModule(const GemmKernelKey &key) {
+  const bool masked = key.kind == dgemm::GemmKind::GroupedMasked;
+  std::string g = str(key.groups), n = str(key.n), k = str(key.k);
+  std::string kb = str(key.k / 128), nb = str((key.n + 127) / 128);
+  std::string aType, saType, groupsType, dType;
+  if (masked) {
+    aType = "memref<" + g + "x?x" + k + "xf8E4M3FN>";
+    saType = "memref<" + g + "x?x" + kb + "xf32, strided<[?, 1, ?]>>";
+    groupsType = "memref<" + g + "xi32>";
+    dType = "memref<" + g + "x?x" + n + "xbf16>";
+  } else {
+    aType = "memref<?x" + k + "xf8E4M3FN>";
+    saType = "memref<?x" + kb + "xf32, strided<[1, ?]>>";
+    groupsType = "memref<?xi32>";
+    dType = "memref<?x" + n + "xbf16>";
+  }
+  std::string bType = "memref<" + g + "x" + n + "x" + k + "xf8E4M3FN>";
+  std::string sbType = "memref<" + g + "x" + nb + "x" + kb + "xf32>";
+  std::string layout = masked ? "masked" : "contiguous";
+  return "module {\n"
+         "  func.func @dgemm_grouped_" +
+         layout + "_g" + g + "_n" + n + "_k" + k + "(%a: " + aType +
+         ", %sa: " + saType + ", %b: " + bType + ", %sb: " + sbType +
+         ", %groups: " + groupsType + ", %d: " + dType +
+         ") {\n"
+         "    dgemm.grouped_gemm #dgemm.grouped<" +
+         layout + "> ins(%a, %sa, %b, %sb : " + aType + ", " + saType + ", " +
+         bType + ", " + sbType + ") groups(%groups : " + groupsType +
+         ") outs(%d : " + dType + ") " + attrs(key) +
+         "\n"
+         "    return\n"
+         "  }\n"
+         "}\n";
+}
+} // namespace
+
+std::string dgemm::runtime::gemmModuleText(const GemmKernelKey &key) {
+  if (key.kind == dgemm::GemmKind::GroupedContiguous ||
+      key.kind == dgemm::GemmKind::GroupedMasked)
+    return groupedModule(key);
+  return normalModule(key);
 }

@@ -49,7 +49,14 @@ std::string dgemm::runtime::formatConfigAttr(const KernelConfig &c) {
 }
 
 std::string GemmKernelKey::text() const {
-  return "gemm_fp8_bf16_nt n=" + str(n) + " k=" + str(k) +
+  std::string op = "gemm_fp8_bf16_nt";
+  if (kind == GemmKind::GroupedContiguous)
+    op = "m_grouped_contiguous_fp8_bf16_nt groups=" + str(groups);
+  else if (kind == GemmKind::GroupedMasked)
+    op = "m_grouped_masked_fp8_bf16_nt groups=" + str(groups);
+  else if (kind == GemmKind::KGrouped)
+    op = "k_grouped_fp8_f32_nt groups=" + str(groups);
+  return op + " n=" + str(n) + " k=" + str(k) +
          " config=" + formatConfigAttr(config) + " target=" + chip + "," +
          str(target.numSMs) + "," + str(target.smemPerBlock) +
          " pipeline=" + pipeline + " dgemm=" + dgemmVersion +

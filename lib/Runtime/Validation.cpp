@@ -248,3 +248,255 @@ Status dgemm::runtime::validateGemmFp8Bf16Nt(const GemmOperands &ops,
   shape.k = k;
   return Status::success();
 }
+
+//===----------------------------------------------------------------------===//
+// m-grouped GEMMs
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Presence, rank, dtype, sizes in [0, 2^31) and non-negative strides, for
+/// any rank up to 4.
+Status checkTensor(const char *name, const dgemm_tensor *t, int32_t rank,
+                   dgemm_dtype want, const char *layout) {
+  if (!t)
+    return Status::invalidArgument(std::string(name) + " is NULL");
+  if (t->rank != rank)
+    return Status::invalidArgument(std::string(name) + " must have rank " +
+                                   str(rank) + " (" + layout + "), got rank " +
+                                   str(t->rank));
+  if (int dtype = rawDtype(*t); dtype != static_cast<int>(want))
+    return Status::invalidArgument(std::string(name) + " must be " +
+                                   dtypeName(want) + ", got " +
+                                   dtypeName(dtype));
+  for (int i = 0; i < rank; ++i) {
+    if (t->shape[i] < 0 || t->shape[i] > kMaxInt32)
+      return Status::invalidArgument(std::string(name) + " has shape " +
+                                     shapeText(*t) +
+                                     ": sizes must be in [0, 2147483647]");
+    if (t->strides[i] < 0)
+      return Status::invalidArgument(std::string(name) + " has strides " +
+                                     stridesText(*t) +
+                                     ": strides must be non-negative");
+  }
+  return Status::success();
+}
+
+bool anyEmpty(const dgemm_tensor &t) {
+  for (int i = 0; i < t.rank && i < 4; ++i)
+    if (t.shape[i] == 0)
+      return true;
+  return false;
+}
+
+/// Strides that are exactly the dense row-major ones (dimensions of size 1
+/// may have any stride).
+bool isDense(const dgemm_tensor &t) {
+  int64_t want = 1;
+  for (int i = t.rank - 1; i >= 0; --i) {
+    if (t.shape[i] > 1 && t.strides[i] != want)
+      return false;
+    want *= t.shape[i];
+  }
+  return true;
+}
+
+/// A [G, R, C] tensor read through a 3-D tensor map: unit inner stride, a
+/// row stride >= C and a group stride >= R * row stride, both multiples of
+/// 16 bytes.
+Status checkGroupedRows(const char *name, const dgemm_tensor &t) {
+  if (anyEmpty(t))
+    return Status::success();
+  int64_t bytes = dtypeBytes(rawDtype(t));
+  if (t.shape[2] > 1 && t.strides[2] != 1)
+    return Status::invalidArgument(std::string(name) +
+                                   " must have unit inner stride, got strides " +
+                                   stridesText(t));
+  int64_t row = t.shape[1] > 1 ? t.strides[1] : t.shape[2];
+  if (t.shape[1] > 1 && t.strides[1] < t.shape[2])
+    return Status::invalidArgument(std::string(name) + " has row stride " +
+                                   str(t.strides[1]) +
+                                   ", less than its row length " +
+                                   str(t.shape[2]));
+  if (t.shape[0] > 1 && t.strides[0] < t.shape[1] * row)
+    return Status::invalidArgument(
+        std::string(name) + " has group stride " + str(t.strides[0]) +
+        ", less than rows x row stride = " + str(t.shape[1] * row) +
+        " (groups would overlap)");
+  for (int i : {0, 1})
+    if (t.shape[i] > 1 && ((t.strides[i] * bytes) % 16 != 0 ||
+                           t.strides[i] * bytes >= kMaxStrideBytes))
+      return Status::invalidArgument(
+          std::string(name) + " has a stride of " +
+          str(t.strides[i] * bytes) + " bytes in dimension " + str(i) +
+          "; TMA needs a multiple of 16 bytes below 2^40");
+  return Status::success();
+}
+
+Status checkAnyAddress(const char *name, const dgemm_tensor &t,
+                       int64_t alignment) {
+  if (anyEmpty(t))
+    return Status::success();
+  if (!t.data)
+    return Status::invalidArgument(std::string(name) +
+                                   " has a NULL data pointer");
+  if (reinterpret_cast<uintptr_t>(t.data) % alignment != 0)
+    return Status::invalidArgument(std::string(name) +
+                                   " data address is not " + str(alignment) +
+                                   "-byte aligned");
+  return Status::success();
+}
+
+} // namespace
+
+Status dgemm::runtime::validateGroupedFp8Bf16Nt(const GroupedOperands &ops,
+                                                bool masked,
+                                                GroupedShape &shape) {
+  const char *groupsName = masked ? "masked_m" : "m_indices";
+  Status s = checkTensor("a", ops.a, masked ? 3 : 2, DGEMM_DTYPE_F8E4M3,
+                         masked ? "[G, M_max, K]" : "[M_sum, K]");
+  if (s.ok())
+    s = checkTensor("a_scale", ops.aScale, masked ? 3 : 2, DGEMM_DTYPE_F32,
+                    masked ? "[G, M_max, K/128]" : "[M_sum, K/128]");
+  if (s.ok())
+    s = checkTensor("b", ops.b, 3, DGEMM_DTYPE_F8E4M3, "[G, N, K]");
+  if (s.ok())
+    s = checkTensor("b_scale", ops.bScale, 3, DGEMM_DTYPE_F32,
+                    "[G, ceil(N/128), K/128]");
+  if (s.ok())
+    s = checkTensor(groupsName, ops.groups, 1, DGEMM_DTYPE_I32,
+                    masked ? "[G]" : "[M_sum]");
+  if (s.ok())
+    s = checkTensor("d", ops.d, masked ? 3 : 2, DGEMM_DTYPE_BF16,
+                    masked ? "[G, M_max, N]" : "[M_sum, N]");
+  if (!s.ok())
+    return s;
+  const dgemm_tensor &a = *ops.a, &sa = *ops.aScale, &b = *ops.b,
+                     &sb = *ops.bScale, &groups = *ops.groups, &d = *ops.d;
+
+  int64_t g = b.shape[0], n = b.shape[1], k = b.shape[2];
+  int64_t m = masked ? a.shape[1] : a.shape[0];
+  int64_t aK = masked ? a.shape[2] : a.shape[1];
+  if (g < 1)
+    return Status::invalidArgument("b is [G, N, K] = " + shapeText(b) +
+                                   ": there must be at least one group");
+  if (aK != k)
+    return Status::invalidArgument("b is [G, N, K] = " + shapeText(b) +
+                                   " but a is " + shapeText(a) +
+                                   ": K differs");
+  if (masked && a.shape[0] != g)
+    return Status::invalidArgument("a must be [G, M_max, K] with G = " +
+                                   str(g) + " (the groups of b), got " +
+                                   shapeText(a));
+  if (k < 128 || k % 128 != 0)
+    return Status::invalidArgument(
+        "K must be a positive multiple of 128, got " + str(k));
+  if (n < 8 || n % 8 != 0)
+    return Status::invalidArgument("N must be a positive multiple of 8 for a "
+                                   "BF16 output (16-byte rows), got " +
+                                   str(n));
+  if (!masked && m % 128 != 0)
+    return Status::invalidArgument(
+        "a has M_sum = " + str(m) +
+        " rows: the contiguous layout pads every group to a multiple of 128 "
+        "rows (get_m_alignment_for_contiguous_layout), so M_sum must be one");
+  int64_t kBlocks = k / 128, nBlocks = (n + 127) / 128;
+  bool dShape = masked ? (d.shape[0] == g && d.shape[1] == m && d.shape[2] == n)
+                       : (d.shape[0] == m && d.shape[1] == n);
+  if (!dShape)
+    return Status::invalidArgument(
+        std::string("d must be ") +
+        (masked ? "[G, M_max, N] = [" + str(g) + ", " : "[M_sum, N] = [") +
+        str(m) + ", " + str(n) + "], got " + shapeText(d));
+  bool saShape = masked ? (sa.shape[0] == g && sa.shape[1] == m &&
+                           sa.shape[2] == kBlocks)
+                        : (sa.shape[0] == m && sa.shape[1] == kBlocks);
+  if (!saShape)
+    return Status::invalidArgument(
+        std::string("a_scale must be ") +
+        (masked ? "[G, M_max, K/128] = [" + str(g) + ", "
+                : "[M_sum, K/128] = [") +
+        str(m) + ", " + str(kBlocks) +
+        "] (one f32 per row per 128 K-values), got " + shapeText(sa));
+  if (sb.shape[0] != g || sb.shape[1] != nBlocks || sb.shape[2] != kBlocks)
+    return Status::invalidArgument(
+        "b_scale must be [G, ceil(N/128), K/128] = [" + str(g) + ", " +
+        str(nBlocks) + ", " + str(kBlocks) +
+        "] (one f32 per 128x128 block), got " + shapeText(sb));
+  int64_t groupsLen = masked ? g : m;
+  if (groups.shape[0] != groupsLen)
+    return Status::invalidArgument(
+        std::string(groupsName) + " must be " +
+        (masked ? "[G] = [" : "[M_sum] = [") + str(groupsLen) + "], got " +
+        shapeText(groups));
+  if (groupsLen > 1 && groups.strides[0] != 1)
+    return Status::invalidArgument(std::string(groupsName) +
+                                   " must be contiguous (stride 1), got "
+                                   "stride " +
+                                   str(groups.strides[0]));
+
+  // Strides of the operands read by tensor maps.
+  if ((s = checkGroupedRows("b", b)).ok())
+    s = masked ? checkGroupedRows("a", a) : checkRowMajor("a", a);
+  if (!s.ok())
+    return s;
+  if (!isDense(sb))
+    return Status::invalidArgument(
+        "b_scale must be contiguous: strides (" + str(nBlocks * kBlocks) +
+        ", " + str(kBlocks) + ", 1), got strides " + stridesText(sb));
+  if (masked) {
+    // The kernel writes rows below masked_m[g] to the dense [G, M_max, N].
+    if (!isDense(d))
+      return Status::invalidArgument(
+          "d must be contiguous in the masked layout: strides (" +
+          str(m * n) + ", " + str(n) + ", 1), got strides " + stridesText(d));
+    // Scales MN-major within each group: strides (S0, 1, S), S >= M_max,
+    // S % 4 == 0, S0 >= S * K/128, S0 % 4 == 0.
+    int64_t rowStride = sa.strides[2];
+    bool ok = (m <= 1 || sa.strides[1] == 1) &&
+              (kBlocks <= 1 || (rowStride >= m && rowStride % 4 == 0)) &&
+              (g <= 1 || (sa.strides[0] >= (kBlocks > 1 ? rowStride : m) *
+                                              kBlocks &&
+                          sa.strides[0] % 4 == 0));
+    if (!ok && !anyEmpty(sa))
+      return Status::invalidArgument(
+          "a_scale must be MN-major within each group: strides (S0, 1, S) "
+          "with S >= M_max = " +
+          str(m) +
+          ", S % 4 == 0, S0 >= S * K/128 and S0 % 4 == 0 (16-byte rows for "
+          "TMA), got strides " +
+          stridesText(sa));
+  } else {
+    if ((s = checkRowMajor("d", d)).ok() && m > 1 && sa.strides[0] != 1)
+      s = Status::invalidArgument(
+          "a_scale must be MN-major: strides (1, S) with S >= M_sum and "
+          "S % 4 == 0, got strides " +
+          stridesText(sa));
+    if (!s.ok())
+      return s;
+    if (kBlocks > 1 && m > 0) {
+      int64_t stride = sa.strides[1];
+      if (stride < m || stride % 4 != 0 || stride * 4 >= kMaxStrideBytes)
+        return Status::invalidArgument(
+            "a_scale must be MN-major: strides (1, S) with S >= M_sum = " +
+            str(m) + " and S % 4 == 0 (16-byte rows for TMA), got strides " +
+            stridesText(sa));
+    }
+  }
+
+  // Addresses.
+  if ((s = checkAnyAddress("a", a, 16)).ok() &&
+      (s = checkAnyAddress("a_scale", sa, 16)).ok() &&
+      (s = checkAnyAddress("b", b, 16)).ok() &&
+      (s = checkAnyAddress("b_scale", sb, 16)).ok() &&
+      (s = checkAnyAddress(groupsName, groups, 4)).ok())
+    s = checkAnyAddress("d", d, 16);
+  if (!s.ok())
+    return s;
+
+  shape.m = m;
+  shape.n = n;
+  shape.k = k;
+  shape.groups = g;
+  return Status::success();
+}

@@ -250,6 +250,65 @@ TEST(Compiler, GemmKernelsCompile) {
   }
 }
 
+/// The key of an m-grouped kernel, its config chosen as the runtime does.
+GemmKernelKey groupedKey(GemmKind kind, int64_t groups, int64_t m, int64_t n,
+                         int64_t k) {
+  ProblemDesc p;
+  p.kind = kind;
+  p.groups = groups;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  TargetDesc t;
+  KernelConfig c = selectConfig(p, t, kernelCapabilities());
+  EXPECT_EQ(checkConfig(c, p, t), "");
+  GemmKernelKey key = makeGemmKernelKey(n, k, c, t);
+  key.kind = kind;
+  key.groups = groups;
+  return key;
+}
+
+TEST(Compiler, GroupedKernelsCompile) {
+  if (!isPipelineRegistered("dgemm-to-ptx"))
+    GTEST_SKIP() << "dgemm-to-ptx is not registered in this build";
+  for (bool masked : {false, true}) {
+    GemmKernelKey key =
+        masked ? groupedKey(GemmKind::GroupedMasked, 4, 256, 7168, 2048)
+               : groupedKey(GemmKind::GroupedContiguous, 8, 32768, 4096, 7168);
+    SCOPED_TRACE(key.text());
+    EXPECT_NE(key.text().find(masked ? "m_grouped_masked_fp8_bf16_nt groups=4"
+                                     : "m_grouped_contiguous_fp8_bf16_nt "
+                                       "groups=8"),
+              std::string::npos);
+    CompiledKernel k;
+    Status s = compileGemm(key, k);
+    ASSERT_TRUE(s.ok()) << s.message();
+    const LaunchContract &c = k.contract;
+    EXPECT_EQ(c.kernelName.rfind(masked ? "dgemm_grouped_masked_g4_"
+                                        : "dgemm_grouped_contiguous_g8_",
+                                 0),
+              0u);
+    EXPECT_NE(k.ptx.find(".entry " + c.kernelName), std::string::npos);
+    EXPECT_EQ(c.layout, masked ? kLayoutMasked : kLayoutContiguous);
+    EXPECT_EQ(c.groups, masked ? 4 : 8);
+    EXPECT_EQ(c.cluster, 1);
+    // A, A scales, B maps; D (map, or masked an address); B-scale pointer;
+    // M; the groups tensor's address.
+    ASSERT_EQ(c.params.size(), 7u);
+    EXPECT_EQ(c.params[0].dims.size(), masked ? 3u : 2u);
+    EXPECT_EQ(c.params[2].dims, (std::vector<int64_t>{2, 1, 0}));
+    EXPECT_EQ(c.params[3].kind,
+              masked ? ParamKind::Pointer : ParamKind::TensorMap);
+    EXPECT_EQ(c.params[3].operand, 5);
+    EXPECT_EQ(c.params[6].kind, ParamKind::Pointer);
+    EXPECT_EQ(c.params[6].operand, 4);
+    // The contract survives the disk cache's text form.
+    LaunchContract parsed;
+    ASSERT_TRUE(parseContract(printContract(c), parsed).ok());
+    EXPECT_TRUE(parsed == c);
+  }
+}
+
 TEST(Compiler, KernelIRRoundTrip) {
   if (!isPipelineRegistered("dgemm-to-kernel") ||
       !isPipelineRegistered("dgemm-kernel-to-ptx"))

@@ -15,7 +15,7 @@
 
 namespace dgemm::runtime {
 
-/// The dgemm IR module of a normal bf16 GEMM kernel key.
+/// The dgemm IR module of a bf16 GEMM kernel key (normal or m-grouped).
 std::string gemmModuleText(const GemmKernelKey &key);
 
 } // namespace dgemm::runtime

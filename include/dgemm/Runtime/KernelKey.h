@@ -23,8 +23,11 @@ namespace dgemm::runtime {
 constexpr const char *kGemmPipeline = "dgemm-to-ptx";
 constexpr const char *kKernelIRPipeline = "dgemm-kernel-to-ptx";
 
-/// The normal FP8 GEMM with a bf16 output and 1x128 / 128x128 scales.
+/// An FP8 GEMM with a bf16 output and 1x128 / 128x128 scales: the normal
+/// one, or m-grouped (contiguous or masked) over `groups` experts.
 struct GemmKernelKey {
+  GemmKind kind = GemmKind::Normal;
+  int64_t groups = 1;
   int64_t n = 0;
   int64_t k = 0;
   KernelConfig config;
@@ -35,7 +38,8 @@ struct GemmKernelKey {
   std::string dgemmVersion;
   std::string llvmVersion;
 
-  /// One line, no newlines: every field above.
+  /// One line, no newlines: every field above (the layout and groups only
+  /// for grouped kernels, so normal keys are those of earlier versions).
   std::string text() const;
 };
 

@@ -38,6 +38,31 @@ struct GemmShape {
 /// Checks the operands of dgemm_gemm_fp8_bf16_nt and returns M, N, K.
 Status validateGemmFp8Bf16Nt(const GemmOperands &ops, GemmShape &shape);
 
+/// The operands of an m-grouped GEMM, in op order (the launch contract's
+/// operand indices: A = 0, A scales = 1, B = 2, B scales = 3, groups = 4
+/// (m_indices or masked_m), D = 5).
+struct GroupedOperands {
+  const dgemm_tensor *a = nullptr;
+  const dgemm_tensor *aScale = nullptr;
+  const dgemm_tensor *b = nullptr;
+  const dgemm_tensor *bScale = nullptr;
+  const dgemm_tensor *groups = nullptr;
+  const dgemm_tensor *d = nullptr;
+};
+
+struct GroupedShape {
+  /// Contiguous: M_sum; masked: M_max (rows per group).
+  int64_t m = 0;
+  int64_t n = 0;
+  int64_t k = 0;
+  int64_t groups = 0;
+};
+
+/// Checks the operands of the contiguous (`masked` false) or masked
+/// m-grouped GEMM (docs/runtime.md states the rules) and returns the sizes.
+Status validateGroupedFp8Bf16Nt(const GroupedOperands &ops, bool masked,
+                                GroupedShape &shape);
+
 /// Name of a dtype ("e4m3", "bf16", ...) or "dtype <n>" for unknown values.
 const char *dtypeName(int dtype);
 
