@@ -1,27 +1,198 @@
-#===- grouped.py - the MoE and weight-gradient GEMMs (not yet lowered) ---===#
-"""DeepGEMM's grouped and weight-gradient GEMMs under their names. The dgemm
-dialect describes them (dgemm.grouped_gemm, dgemm.k_grouped_gemm, f32 output
-with an accumulate input), but no kernel is lowered for them yet: each raises
-NotImplementedError saying so, rather than computing something else."""
+#===- grouped.py - the MoE GEMMs (m-grouped) and the weight-gradient ones ===#
+"""DeepGEMM's grouped GEMMs under their names and argument conventions.
+
+The m-grouped layouts run dgemm's grouped kernels (one launch, no host
+synchronisation): ``m_grouped_gemm_fp8_fp8_bf16_nt_contiguous`` (MoE
+prefill / training forward) and ``m_grouped_gemm_fp8_fp8_bf16_nt_masked``
+(MoE decode; CUDA-graph friendly). The weight-gradient GEMMs are described
+by the dialect (``dgemm.gemm`` with f32 output, ``dgemm.k_grouped_gemm``)
+but not lowered yet: they raise NotImplementedError saying so, rather than
+computing something else.
+
+Operands are checked here before any GPU work (DgemmArgumentError naming
+the operand and the rule); the C API checks strides and alignment again.
+"""
+from . import _lib
+from ._lib import DgemmArgumentError
+from .gemm import _Op, _fail, _is_torch, _Launch, _sfa_op, _want
+from .utils import ceil_div, get_col_major_tma_aligned_tensor, is_col_major_tma_aligned
+
+_F8 = ("float8_e4m3fn",)
 
 _WHY = ("%s is not available yet: dgemm describes this GEMM in its dialect (%s) but does "
-        "not lower it to a kernel yet; only gemm_fp8_fp8_bf16_nt runs")
+        "not lower it to a kernel yet")
 
 
-def m_grouped_gemm_fp8_fp8_bf16_nt_contiguous(lhs, rhs, out, m_indices):
-    """Contiguous m-grouped GEMM (MoE prefill): lhs (A [M_sum, K] e4m3, sfa),
-    rhs (B [G, N, K] e4m3, sfb [G, ceil(N/128), K/128]), out [M_sum, N] bf16,
-    m_indices [M_sum] int32 (-1 for padding rows). Not lowered yet."""
-    raise NotImplementedError(_WHY % ("m_grouped_gemm_fp8_fp8_bf16_nt_contiguous",
-                                      "dgemm.grouped_gemm #dgemm.grouped<contiguous>"))
+class _GroupedArgs:
+    """Validated operands of an m-grouped GEMM, in the C API's order (A, A
+    scales, B, B scales, groups, D), with layout copies of the scales where
+    needed (torch tensors only), kept alive by this object."""
+
+    def __init__(self, fn, lhs, rhs, out, groups, masked):
+        try:
+            a, sfa = lhs
+            b, sfb = rhs
+        except (TypeError, ValueError):
+            _fail(fn, "lhs and rhs must be (fp8 tensor, scale tensor) pairs")
+        rank = 3 if masked else 2
+        gname = "masked_m" if masked else "m_indices"
+        A = _Op(a, "lhs[0] (A)")
+        SA = _Op(sfa, "lhs[1] (A scales)") if masked else _sfa_op(sfa, "lhs[1] (A scales)")
+        B, SB = _Op(b, "rhs[0] (B)"), _Op(sfb, "rhs[1] (B scales)")
+        G, D = _Op(groups, gname), _Op(out, "out (D)")
+        _want(fn, A, _F8, rank)
+        _want(fn, SA, ("float32",), rank)
+        _want(fn, B, _F8, 3)
+        _want(fn, SB, ("float32",), 3)
+        _want(fn, G, ("int32",), 1)
+        _want(fn, D, ("bfloat16",), rank)
+        g, n, k = B.shape
+        m = A.shape[1] if masked else A.shape[0]
+        if A.shape[-1] != k:
+            _fail(fn, "K differs: A is %s but B is [G, N, K] = %s", list(A.shape), list(B.shape))
+        if masked and A.shape[0] != g:
+            _fail(fn, "A must be [G, M_max, K] with G = %d (B's groups), got %s", g,
+                  list(A.shape))
+        if k <= 0 or k % 128 != 0:
+            _fail(fn, "K = %d must be a positive multiple of 128", k)
+        if n <= 0 or n % 8 != 0:
+            _fail(fn, "N = %d must be a positive multiple of 8", n)
+        if not masked and m % 128 != 0:
+            _fail(fn, "A has M_sum = %d rows: each group is padded to a multiple of 128 rows "
+                  "(get_m_alignment_for_contiguous_layout()), so M_sum must be one", m)
+        kb = k // 128
+        want_d = (g, m, n) if masked else (m, n)
+        if D.shape != want_d:
+            _fail(fn, "out must be %s, got %s", list(want_d), list(D.shape))
+        want_sa = (g, m, kb) if masked else (m, kb)
+        if SA.shape != want_sa:
+            _fail(fn, "A scales must be %s (one per row per 128 K-values), got %s",
+                  list(want_sa), list(SA.shape))
+        if SB.shape != (g, ceil_div(n, 128), kb):
+            _fail(fn, "B scales must be [G, ceil(N/128), K/128] = %s, got %s",
+                  [g, ceil_div(n, 128), kb], list(SB.shape))
+        want_g = g if masked else m
+        if G.shape != (want_g,):
+            _fail(fn, "%s must be [%s] = [%d], got %s", gname, "G" if masked else "M_sum",
+                  want_g, list(G.shape))
+        for t in (A, SA, B, SB, G, D):
+            if getattr(t.obj, "is_cuda", True) is False:
+                _fail(fn, "%s is on %s; all operands must be CUDA tensors",
+                      t.what, getattr(t.obj, "device", "the host"))
+        devs = [getattr(t.obj, "device", None) for t in (A, SA, B, SB, G, D)]
+        if all(dv is not None for dv in devs) and len({str(dv) for dv in devs}) != 1:
+            _fail(fn, "operands are on different devices: %s", [str(dv) for dv in devs])
+
+        # Scales in another layout than the kernels' are copied (torch only).
+        self.copied = False
+        if m > 0 and not is_col_major_tma_aligned(SA.shape, SA.strides, 4):
+            if not _is_torch(sfa):
+                _fail(fn, "A scales must be MN-major and TMA-aligned "
+                      "(get_col_major_tma_aligned_tensor makes that layout; only torch "
+                      "tensors are converted automatically), got strides %s", SA.strides)
+            conv = get_col_major_tma_aligned_tensor(sfa)
+            SA = _Op(conv, SA.what) if masked else _sfa_op(conv, SA.what)
+            self.copied = True
+        if not _is_dense(SB):
+            if not _is_torch(sfb):
+                _fail(fn, "B scales must be contiguous, got strides %s", SB.strides)
+            SB = _Op(sfb.contiguous(), SB.what)
+            self.copied = True
+        self.m, self.n, self.k, self.g = m, n, k, g
+        self.ops = (A, SA, B, SB, G, D)
+        self.launch = _Launch(m, tuple(t.tensor() for t in self.ops),
+                              out.device.index if _is_torch(out) else None)
 
 
-def m_grouped_gemm_fp8_fp8_bf16_nt_masked(lhs, rhs, out, masked_m, expected_m):
-    """Masked m-grouped GEMM (MoE decode): lhs (A [G, M_max, K], sfa), rhs
-    (B [G, N, K], sfb), out [G, M_max, N] bf16, masked_m [G] int32, expected_m
-    the expected rows per group. Not lowered yet."""
-    raise NotImplementedError(_WHY % ("m_grouped_gemm_fp8_fp8_bf16_nt_masked",
-                                      "dgemm.grouped_gemm #dgemm.grouped<masked>"))
+def _is_dense(op):
+    want = 1
+    for size, stride in zip(reversed(op.shape), reversed(op.strides)):
+        if size > 1 and stride != want:
+            return False
+        want *= size
+    return True
+
+
+def _run(fn, c_name, args, stream, *extra):
+    launch = args.launch
+    if launch.m == 0:
+        return
+    lib = _lib.load()
+    r = launch.refs
+    s = launch.stream(stream)
+    c_fn = getattr(lib, c_name)
+    call_args = r[:5] + tuple(extra) + (r[5], s)
+    guard = launch.device_guard()
+    if guard is None:
+        status = c_fn(*call_args)
+    else:
+        with guard:
+            status = c_fn(*call_args)
+    if status:
+        _lib.check(status, fn, lib)
+
+
+def m_grouped_gemm_fp8_fp8_bf16_nt_contiguous(lhs, rhs, out, m_indices, *, stream=None):
+    """Contiguous m-grouped GEMM (MoE prefill / training forward)::
+
+        out[r, :] = A[r, :] · B[m_indices[r]]ᵀ      (scaled as gemm_fp8_fp8_bf16_nt)
+
+    Arguments:
+        lhs: ``(A, sfa)``: ``A`` [M_sum, K] ``torch.float8_e4m3fn`` row-major,
+            every expert's rows together, each expert's segment padded to a
+            multiple of 128 rows (``get_m_alignment_for_contiguous_layout()``),
+            so M_sum % 128 == 0; ``sfa`` [M_sum, K/128] ``torch.float32``, one
+            scale per row per 128 K-values (copied to the MN-major TMA-aligned
+            layout when it is in another one).
+        rhs: ``(B, sfb)``: ``B`` [G, N, K] ``torch.float8_e4m3fn`` (rows
+            16-byte aligned); ``sfb`` [G, ⌈N/128⌉, K/128] ``torch.float32``,
+            one per 128x128 block (copied when not contiguous).
+        out: [M_sum, N] ``torch.bfloat16``, row-major.
+        m_indices: [M_sum] ``torch.int32``, contiguous: each row's expert, -1
+            for padding rows. Read on the GPU (no synchronisation).
+
+    Each 128-row block (64 when the config's block M is 64) takes the expert
+    of its first row; a block whose first row is -1 is skipped (no loads, no
+    math, ``out`` left untouched there). Rows marked -1 inside a computed
+    block (a segment's padding) are computed with that block's expert.
+    K a positive multiple of 128, N a positive multiple of 8, 16-byte
+    aligned base addresses. Asynchronous on ``stream`` (default: PyTorch's
+    current stream)."""
+    fn = "m_grouped_gemm_fp8_fp8_bf16_nt_contiguous"
+    args = _GroupedArgs(fn, lhs, rhs, out, m_indices, masked=False)
+    _run(fn, "dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous", args, stream)
+
+
+def m_grouped_gemm_fp8_fp8_bf16_nt_masked(lhs, rhs, out, masked_m, expected_m, *, stream=None):
+    """Masked m-grouped GEMM (MoE decode, CUDA graphs)::
+
+        out[g, :masked_m[g], :] = A[g, :masked_m[g], :] · B[g]ᵀ
+
+    Arguments:
+        lhs: ``(A, sfa)``: ``A`` [G, M_max, K] ``torch.float8_e4m3fn``;
+            ``sfa`` [G, M_max, K/128] ``torch.float32`` (copied to the
+            MN-major, TMA-aligned layout of
+            ``get_col_major_tma_aligned_tensor`` when in another one).
+        rhs: ``(B, sfb)``: ``B`` [G, N, K] ``torch.float8_e4m3fn``; ``sfb``
+            [G, ⌈N/128⌉, K/128] ``torch.float32``.
+        out: [G, M_max, N] ``torch.bfloat16``, contiguous.
+        masked_m: [G] ``torch.int32``: valid rows of each group, read on the
+            GPU (values clamped to [0, M_max]).
+        expected_m: int >= 1, the expected rows per group; chooses the
+            kernel config (not a bound).
+
+    Rows at or past ``masked_m[g]`` are not written; tiles wholly past it
+    are not computed. The launch does not depend on ``masked_m``'s values,
+    so a CUDA graph captured once can be replayed with new counts."""
+    fn = "m_grouped_gemm_fp8_fp8_bf16_nt_masked"
+    try:
+        expected_m = int(expected_m)
+    except (TypeError, ValueError):
+        raise DgemmArgumentError("%s: expected_m must be an int, got %r" % (fn, expected_m)) from None
+    if expected_m < 1:
+        raise DgemmArgumentError("%s: expected_m must be >= 1, got %d" % (fn, expected_m))
+    args = _GroupedArgs(fn, lhs, rhs, out, masked_m, masked=True)
+    _run(fn, "dgemm_m_grouped_gemm_fp8_bf16_nt_masked", args, stream, expected_m)
 
 
 def wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, out):

@@ -14,7 +14,8 @@
 #include <string.h>
 
 static __thread char last_error[512] = "";
-static dgemm_tensor last_tensors[5];
+static dgemm_tensor last_tensors[6];
+static int64_t last_expected_m;
 static void *last_stream;
 static int calls;
 static int next_status;
@@ -66,6 +67,34 @@ dgemm_status dgemm_gemm_fp8_bf16_nt(const dgemm_tensor *a, const dgemm_tensor *s
   record(a, sa, b, sb, d, stream);
   return finish();
 }
+
+/* Grouped calls record A, A scales, B, B scales, groups, D as tensors 0-5. */
+static void recordGrouped(const dgemm_tensor *a, const dgemm_tensor *sa,
+                          const dgemm_tensor *b, const dgemm_tensor *sb,
+                          const dgemm_tensor *groups, const dgemm_tensor *d,
+                          void *stream) {
+  record(a, sa, b, sb, groups, stream);
+  last_tensors[5] = *d;
+}
+
+dgemm_status dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous(
+    const dgemm_tensor *a, const dgemm_tensor *sa, const dgemm_tensor *b,
+    const dgemm_tensor *sb, const dgemm_tensor *m_indices,
+    const dgemm_tensor *d, void *stream) {
+  recordGrouped(a, sa, b, sb, m_indices, d, stream);
+  return finish();
+}
+
+dgemm_status dgemm_m_grouped_gemm_fp8_bf16_nt_masked(
+    const dgemm_tensor *a, const dgemm_tensor *sa, const dgemm_tensor *b,
+    const dgemm_tensor *sb, const dgemm_tensor *masked_m, int64_t expected_m,
+    const dgemm_tensor *d, void *stream) {
+  recordGrouped(a, sa, b, sb, masked_m, d, stream);
+  last_expected_m = expected_m;
+  return finish();
+}
+
+int64_t stub_last_expected_m(void) { return last_expected_m; }
 
 dgemm_status dgemm_gemm_config(int64_t m, int64_t n, int64_t k, char *buf,
                                int64_t buf_size) {

@@ -1,0 +1,211 @@
+#===- test_grouped.py - the m-grouped GEMMs' Python layer ----------------===#
+"""Argument rules of m_grouped_gemm_fp8_fp8_bf16_nt_contiguous / _masked
+(DgemmArgumentError before the library loads), the C structs they pass
+(through stub_runtime.c and the real C ABI), and the real library's own
+checks of what Python leaves to it (strides) on a machine without a GPU."""
+import ctypes
+import unittest
+
+import _support as S
+from _support import BF16, E4M3, F32, I32, FakeTensor
+
+import dgemm
+from dgemm import DgemmArgumentError, DgemmError, _lib
+
+BASE = 0x7f0000000000
+
+
+def contiguous_operands(g=4, m=512, n=384, k=512, **over):
+    kb, nb = k // 128, S.ceil_div(n, 128)
+    ops = dict(
+        a=FakeTensor((m, k), E4M3, ptr=BASE),
+        sfa=FakeTensor((m, kb), F32, strides=(1, m), ptr=BASE + 0x10000000),
+        b=FakeTensor((g, n, k), E4M3, ptr=BASE + 0x20000000),
+        sfb=FakeTensor((g, nb, kb), F32, ptr=BASE + 0x30000000),
+        idx=FakeTensor((m,), I32, ptr=BASE + 0x40000000),
+        d=FakeTensor((m, n), BF16, ptr=BASE + 0x50000000),
+    )
+    ops.update(over)
+    return ops
+
+
+def masked_operands(g=3, m=100, n=256, k=384, **over):
+    kb, nb, am = k // 128, S.ceil_div(n, 128), S.ceil_div(m, 4) * 4
+    ops = dict(
+        a=FakeTensor((g, m, k), E4M3, ptr=BASE),
+        sfa=FakeTensor((g, m, kb), F32, strides=(am * kb, 1, am), ptr=BASE + 0x10000000),
+        b=FakeTensor((g, n, k), E4M3, ptr=BASE + 0x20000000),
+        sfb=FakeTensor((g, nb, kb), F32, ptr=BASE + 0x30000000),
+        mm=FakeTensor((g,), I32, ptr=BASE + 0x40000000),
+        d=FakeTensor((g, m, n), BF16, ptr=BASE + 0x50000000),
+    )
+    ops.update(over)
+    return ops
+
+
+def call_contiguous(ops, **kw):
+    return dgemm.m_grouped_gemm_fp8_fp8_bf16_nt_contiguous(
+        (ops["a"], ops["sfa"]), (ops["b"], ops["sfb"]), ops["d"], ops["idx"], **kw)
+
+
+def call_masked(ops, expected_m=64, **kw):
+    return dgemm.m_grouped_gemm_fp8_fp8_bf16_nt_masked(
+        (ops["a"], ops["sfa"]), (ops["b"], ops["sfb"]), ops["d"], ops["mm"], expected_m, **kw)
+
+
+class GroupedArgumentRules(unittest.TestCase):
+    def setUp(self):
+        self.env = S.LibEnv("/nonexistent/libdgemm.so")
+        self.env.__enter__()
+
+    def tearDown(self):
+        self.env.__exit__(None, None, None)
+
+    def test_valid_arguments_reach_the_library(self):
+        with self.assertRaisesRegex(DgemmError, "libdgemm.so not found"):
+            call_contiguous(contiguous_operands(), stream=0)
+        with self.assertRaisesRegex(DgemmError, "libdgemm.so not found"):
+            call_masked(masked_operands(), stream=0)
+
+    def test_contiguous_rules(self):
+        cases = [
+            (dict(a=FakeTensor((500, 512), E4M3, ptr=BASE)),
+             "M_sum = 500 rows: each group is padded to a multiple of 128"),
+            (dict(idx=FakeTensor((256,), I32, ptr=BASE)), r"m_indices must be \[M_sum\] = \[512\]"),
+            (dict(idx=FakeTensor((512,), F32, ptr=BASE)), "m_indices must be torch.int32"),
+            (dict(b=FakeTensor((384, 512), E4M3, ptr=BASE)), "rhs\\[0\\] \\(B\\) must be 3-D"),
+            (dict(sfb=FakeTensor((4, 2, 4), F32, ptr=BASE)),
+             r"B scales must be \[G, ceil\(N/128\), K/128\] = \[4, 3, 4\]"),
+            (dict(d=FakeTensor((512, 392), BF16, ptr=BASE)), r"out must be \[512, 384\]"),
+            (dict(a=FakeTensor((512, 640), E4M3, ptr=BASE)), "K differs"),
+            (dict(d=FakeTensor((512, 384), BF16, ptr=BASE, is_cuda=False, device="cpu")),
+             "out \\(D\\) is on cpu"),
+        ]
+        for over, pattern in cases:
+            with self.subTest(pattern=pattern):
+                with self.assertRaisesRegex(DgemmArgumentError, pattern):
+                    call_contiguous(contiguous_operands(**over), stream=0)
+
+    def test_masked_rules(self):
+        cases = [
+            (dict(mm=FakeTensor((4,), I32, ptr=BASE)), r"masked_m must be \[G\] = \[3\]"),
+            (dict(a=FakeTensor((2, 100, 384), E4M3, ptr=BASE)),
+             r"A must be \[G, M_max, K\] with G = 3"),
+            (dict(d=FakeTensor((3, 100, 264), BF16, ptr=BASE)), r"out must be \[3, 100, 256\]"),
+            (dict(sfa=FakeTensor((3, 100, 2), F32, ptr=BASE)), r"A scales must be \[3, 100, 3\]"),
+            # K-major scales of a stand-in (not torch) cannot be converted.
+            (dict(sfa=FakeTensor((3, 100, 3), F32, ptr=BASE)), "A scales must be MN-major"),
+        ]
+        for over, pattern in cases:
+            with self.subTest(pattern=pattern):
+                with self.assertRaisesRegex(DgemmArgumentError, pattern):
+                    call_masked(masked_operands(**over), stream=0)
+        for bad in (0, -3, "x", None):
+            with self.assertRaisesRegex(DgemmArgumentError, "expected_m must be"):
+                call_masked(masked_operands(), expected_m=bad, stream=0)
+
+    def test_empty_contiguous_does_nothing(self):
+        ops = contiguous_operands(a=FakeTensor((0, 512), E4M3, ptr=0),
+                                  sfa=FakeTensor((0, 4), F32, ptr=0),
+                                  idx=FakeTensor((0,), I32, ptr=0),
+                                  d=FakeTensor((0, 384), BF16, ptr=0))
+        self.assertIsNone(call_contiguous(ops, stream=0))  # no library needed
+
+    def test_wgrad_still_not_implemented(self):
+        for fn in (dgemm.wgrad_gemm_fp8_fp8_fp32_nt, dgemm.k_grouped_wgrad_gemm_fp8_fp8_fp32_nt):
+            with self.assertRaises(NotImplementedError) as e:
+                fn(None, None, None, *([None] * (fn.__code__.co_argcount - 3)))
+            self.assertIn("not lower it to a kernel yet", str(e.exception))
+
+
+class GroupedOnStub(unittest.TestCase):
+    """The structs and the expected_m the grouped calls pass to the C API."""
+
+    @classmethod
+    def setUpClass(cls):
+        path, why = S.build_stub()
+        if path is None:
+            raise unittest.SkipTest(why)
+        cls.path = path
+        cls.stub = ctypes.CDLL(str(path))
+        cls.stub.stub_last_tensor.restype = ctypes.POINTER(_lib.Tensor)
+        cls.stub.stub_last_stream.restype = ctypes.c_void_p
+        cls.stub.stub_last_expected_m.restype = ctypes.c_int64
+
+    def setUp(self):
+        self.env = S.LibEnv(self.path)
+        self.env.__enter__()
+
+    def tearDown(self):
+        self.env.__exit__(None, None, None)
+
+    def check(self, want):
+        for i, (t, dtype, shape, strides) in enumerate(want):
+            got = self.stub.stub_last_tensor(i).contents
+            r = len(shape)
+            self.assertEqual(got.data, t.data_ptr(), i)
+            self.assertEqual(got.dtype, dtype, i)
+            self.assertEqual(got.rank, r, i)
+            self.assertEqual(tuple(got.shape[:r]), shape, i)
+            self.assertEqual(tuple(got.strides[:r]), strides, i)
+
+    def test_contiguous_passes_every_operand(self):
+        ops = contiguous_operands()
+        call_contiguous(ops, stream=0x99)
+        self.assertEqual(self.stub.stub_last_stream(), 0x99)
+        self.check([
+            (ops["a"], _lib.DTYPE_F8E4M3, (512, 512), (512, 1)),
+            (ops["sfa"], _lib.DTYPE_F32, (512, 4), (1, 512)),
+            (ops["b"], _lib.DTYPE_F8E4M3, (4, 384, 512), (384 * 512, 512, 1)),
+            (ops["sfb"], _lib.DTYPE_F32, (4, 3, 4), (12, 4, 1)),
+            (ops["idx"], _lib.DTYPE_I32, (512,), (1,)),
+            (ops["d"], _lib.DTYPE_BF16, (512, 384), (384, 1)),
+        ])
+
+    def test_masked_passes_every_operand_and_expected_m(self):
+        ops = masked_operands()
+        call_masked(ops, expected_m=77, stream=0x42)
+        self.assertEqual(self.stub.stub_last_expected_m(), 77)
+        self.check([
+            (ops["a"], _lib.DTYPE_F8E4M3, (3, 100, 384), (100 * 384, 384, 1)),
+            (ops["sfa"], _lib.DTYPE_F32, (3, 100, 3), (300, 1, 100)),
+            (ops["b"], _lib.DTYPE_F8E4M3, (3, 256, 384), (256 * 384, 384, 1)),
+            (ops["sfb"], _lib.DTYPE_F32, (3, 2, 3), (6, 3, 1)),
+            (ops["mm"], _lib.DTYPE_I32, (3,), (1,)),
+            (ops["d"], _lib.DTYPE_BF16, (3, 100, 256), (25600, 256, 1)),
+        ])
+
+
+class GroupedOnRealLibrary(unittest.TestCase):
+    """The built library checks what Python leaves to it, without a GPU."""
+
+    @classmethod
+    def setUpClass(cls):
+        path, why = S.find_real_library()
+        if path is None:
+            raise unittest.SkipTest(why)
+        cls.path = path
+
+    def setUp(self):
+        self.env = S.LibEnv(self.path)
+        self.env.__enter__()
+
+    def tearDown(self):
+        self.env.__exit__(None, None, None)
+
+    def test_stride_rules_come_back_with_the_library_message(self):
+        # B's group stride smaller than its rows: Python passes it on, the
+        # C API refuses it before touching a GPU.
+        ops = contiguous_operands(b=FakeTensor((4, 384, 512), E4M3, strides=(512 * 100, 512, 1),
+                                               ptr=BASE + 0x20000000))
+        with self.assertRaisesRegex(DgemmArgumentError,
+                                    "b has group stride 51200, less than rows x row stride"):
+            call_contiguous(ops, stream=0)
+        ops = masked_operands(d=FakeTensor((3, 100, 256), BF16, strides=(100 * 272, 272, 1),
+                                           ptr=BASE + 0x50000000))
+        with self.assertRaisesRegex(DgemmArgumentError, "d must be contiguous in the masked layout"):
+            call_masked(ops, stream=0)
+
+
+if __name__ == "__main__":
+    unittest.main()
