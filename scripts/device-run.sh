@@ -14,17 +14,22 @@
 #   2. nvidia-smi, Python, PyTorch and bundle versions
 #   3. the Python package tests (test/Python, GPU tests included)
 #   4. GPU execution tests: test/Integration/GPU/test_*.py, if present
-#   5. bench/run_bench.py: shapes.csv + $RANDOM_SHAPES random shapes
+#   5. bench/run_grouped.py (GROUPED=1): the m-grouped cases
+#      -> $OUT/grouped.jsonl; then
+#      bench/run_bench.py: shapes.csv + $RANDOM_SHAPES random shapes
 #      -> $OUT/bench.jsonl, then a warm-start probe in a new process
 #      -> $OUT/bench-warm.jsonl, and $OUT/RESULTS.md (scripts/gen_results.py)
 #   6. with SANITIZE=1: compute-sanitizer memcheck and racecheck on
-#      run_bench.py --sanitize -> $OUT/memcheck.log, $OUT/racecheck.log
+#      run_bench.py --sanitize -> $OUT/memcheck.log, $OUT/racecheck.log,
+#      and (GROUPED=1) on run_grouped.py --sanitize -> $OUT/*-grouped.log
 #   7. a short status table and the benchmark table, last
 # Everything printed is also in $OUT/device-run.log. Exit status: 0 if every
 # step passed.
 #
 # Knobs (environment): RANDOM_SHAPES (40), SANITIZE (0), BENCH (1; 0 skips
 # steps 5), TESTS (1; 0 skips steps 3-4), BUDGET_S (510: the whole run),
+# GROUPED (1; 0 skips the grouped bench), GROUPED_RANDOM (6 random cases per
+# layout), GROUPED_BUDGET_S (150),
 # BENCH_ARGS (extra run_bench.py arguments), DGEMM_COMMIT (the commit to
 # record; the GPU machine gets no .git, so also read from .bundle/COMMIT),
 # RACECHECK_FILTER (default "--kernel-name kns=dgemm": racecheck only our
@@ -44,6 +49,9 @@ TESTS=${TESTS:-1}
 BUDGET_S=${BUDGET_S:-510}
 BENCH_ARGS=${BENCH_ARGS:-}
 RACECHECK_FILTER=${RACECHECK_FILTER---kernel-name kns=dgemm}
+GROUPED=${GROUPED:-1}
+GROUPED_RANDOM=${GROUPED_RANDOM:-6}
+GROUPED_BUDGET_S=${GROUPED_BUDGET_S:-150}
 start=$(date +%s)
 steps=()
 failed=0
@@ -134,6 +142,13 @@ torch.cuda.get_device_capability(0))' || true
   fi
 
   # 5. Benchmark.
+  if [ "$BENCH" = 1 ] && [ "$GROUPED" = 1 ]; then
+    banner "m-grouped benchmark (time budget ${GROUPED_BUDGET_S}s)"
+    timeout -k 15 $((GROUPED_BUDGET_S + 60)) python3 bench/run_grouped.py \
+      --out "$OUT/grouped.jsonl" --random "$GROUPED_RANDOM" \
+      --time-budget "$GROUPED_BUDGET_S" 2>&1
+    step "grouped benchmark + checks" $?
+  fi
   if [ "$BENCH" = 1 ]; then
     local left budget
     left=$(remaining)
@@ -150,8 +165,10 @@ torch.cuda.get_device_capability(0))' || true
       --out "$OUT/bench-warm.jsonl" --time-budget 25 2>&1
     step "warm-start probe" $?
     if [ -s "$OUT/bench.jsonl" ]; then
+      local grouped_arg=()
+      [ -s "$OUT/grouped.jsonl" ] && grouped_arg=(--grouped "$OUT/grouped.jsonl")
       python3 scripts/gen_results.py "$OUT/bench.jsonl" --warm "$OUT/bench-warm.jsonl" \
-        --out "$OUT/RESULTS.md" 2>&1
+        "${grouped_arg[@]}" --out "$OUT/RESULTS.md" 2>&1
       step "gen_results" $?
     fi
   else
@@ -175,6 +192,19 @@ torch.cuda.get_device_capability(0))' || true
       rc=$?
       tail -n 25 "$OUT/racecheck.log"
       step "racecheck" $rc
+      if [ "$GROUPED" = 1 ]; then
+        local tool
+        for tool in memcheck racecheck; do
+          banner "compute-sanitizer $tool, grouped kernels"
+          # shellcheck disable=SC2086
+          timeout -k 10 "$(cap 180)" compute-sanitizer --tool $tool --error-exitcode 99 \
+            --print-limit 50 $([ $tool = racecheck ] && echo $RACECHECK_FILTER) \
+            python3 bench/run_grouped.py --sanitize >"$OUT/$tool-grouped.log" 2>&1
+          rc=$?
+          tail -n 15 "$OUT/$tool-grouped.log"
+          step "$tool (grouped)" $rc
+        done
+      fi
     else
       step "sanitizers" 127
       echo "device-run: compute-sanitizer not found"

@@ -433,6 +433,8 @@ def main(argv=None):
     ap.add_argument("--deepgemm", type=Path, default=DEEPGEMM_CSV,
                     help="DeepGEMM and cuBLAS TFLOPS of another run (CSV; default %(default)s; "
                          "'' for none)")
+    ap.add_argument("--grouped", type=Path,
+                    help="JSON lines of bench/run_grouped.py: appends the m-grouped section")
     ap.add_argument("--svg", type=Path, default=None,
                     help="bar chart of TFLOPS per shapes.csv shape (default: tflops.svg beside "
                          "--out; '' for none)")
@@ -449,6 +451,10 @@ def main(argv=None):
             return 2
         deepgemm = read_deepgemm(args.deepgemm)
     text = render(records, args.jsonl.name, args.commit, warm, deepgemm)
+    if args.grouped:
+        import grouped_results
+        text += "\n\n" + grouped_results.render(read_jsonl(args.grouped), args.grouped.name,
+                                                (deepgemm or {}).get("rows"))
     if args.svg is None:
         args.svg = args.out.parent / "tflops.svg"
     if str(args.svg) not in ("", "."):

@@ -1,0 +1,76 @@
+#===- test_grouped_results.py - the m-grouped bench's pure parts ---------===#
+"""bench/run_grouped.py's case lists and scripts/grouped_results.py's
+Markdown from fake records: TFLOPS ratios and the DeepGEMM comparison are
+computed from the records, failures and the graph replay are shown."""
+import unittest
+
+import _support  # noqa: F401 - puts scripts/ and bench/ on sys.path
+import grouped_results as gr
+import run_grouped as rg
+
+
+class CaseLists(unittest.TestCase):
+    def test_reference_shapes(self):
+        shapes = rg.read_grouped_shapes()
+        self.assertEqual(sum(s["layout"] == "contiguous" for s in shapes), 4)
+        self.assertEqual(sum(s["layout"] == "masked" for s in shapes), 6)
+
+    def test_random_cases_cover_the_edges(self):
+        cases = rg.random_cases(40, seed=3)
+        self.assertEqual(len(cases), 80)
+        sizes = [s for c in cases for s in c["sizes"]]
+        self.assertIn(0, sizes)
+        self.assertIn(1, sizes)
+        self.assertTrue(any(s % 128 for s in sizes))
+        self.assertTrue(any(c["groups"] == 1 for c in cases))
+        for c in cases:
+            self.assertEqual(c["n"] % 16, 0)
+            self.assertEqual(c["k"] % 128, 0)
+            self.assertEqual(c["skip_blocks"], c["layout"] == "contiguous")
+        self.assertEqual(cases, rg.random_cases(40, seed=3))  # seeded
+
+    def test_drawn_sizes(self):
+        import random
+        shape = dict(layout="masked", groups=4, m=256, n=4096, k=7168)
+        self.assertEqual(rg.sizes_for(shape, "equal", random.Random(1)), [256] * 4)
+        drawn = rg.sizes_for(shape, "random", random.Random(1))
+        self.assertEqual(len(drawn), 4)
+        self.assertTrue(all(0.7 * 256 - 1 <= s <= 1.3 * 256 + 1 for s in drawn))
+
+
+def case(layout, m, n, k, tflops, normal, loop, kind="equal", ok=True, **extra):
+    r = dict(type="grouped", layout=layout, groups=4, m=m, n=n, k=k, kind=kind, ok=ok,
+             tflops=tflops, sizes=[m] * 4,
+             check=dict(ok=ok, bad=0 if ok else 7, calc_diff=1e-6, untouched_rows=128,
+                        untouched_written=0),
+             peers=dict(normal_same_work=dict(tflops=normal),
+                        torch_blockwise_loop=dict(tflops=loop),
+                        cublas_per_tensor=dict(tflops=1300.0)))
+    r.update(extra)
+    return r
+
+
+class Render(unittest.TestCase):
+    def test_table_and_ratios(self):
+        rows = {("contiguous", 8192, 4096, 7168): dict(deepgemm_tflops=1434.0,
+                                                       torch_blockwise_tflops=1293.0)}
+        recs = [dict(type="meta", date="2026-12-01", commit="abc"),
+                case("contiguous", 8192, 4096, 7168, 1200.0, 1250.0, 1100.0),
+                case("masked", 256, 7168, 2048, 500.0, 600.0, 400.0, kind="random"),
+                case("masked", 300, 512, 256, 0, 0, 0, kind="random", ok=False,
+                     graph_replay=dict(ok=True, replays=[dict(sizes=[1, 2], ok=True)]))]
+        text = gr.render(recs, "g.jsonl", rows)
+        self.assertIn("| contiguous | 4 | 8192 | 4096 | 7168 | equal | 1200 | 1250 | 0.96 | "
+                      "1100 | 1300 | 1434 | 0.98 | ok |", text)
+        # (1200 / 1100) / (1434 / 1293) = 0.98
+        self.assertAlmostEqual(gr.vs_deepgemm(recs[1], rows), (1200 / 1100) / (1434 / 1293))
+        self.assertIn("x U(0.7,1.3)", text)
+        self.assertIn("1 of 2 pass the strict check", text)
+        self.assertIn("replayed 1 times", text)
+        self.assertIn("**FAIL** masked G=4 m=300", text)
+        self.assertIn("contiguous, equal sizes: geomean vs normal GEMM 0.96, vs DeepGEMM 0.98",
+                      text)
+
+
+if __name__ == "__main__":
+    unittest.main()
