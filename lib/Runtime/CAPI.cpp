@@ -13,6 +13,7 @@
 
 #include "dgemm/Runtime/Compiler.h"
 #include "dgemm/Runtime/CudaContext.h"
+#include "dgemm/Runtime/JitEnv.h"
 #include "dgemm/Runtime/KernelCache.h"
 #include "dgemm/Runtime/Launcher.h"
 #include "dgemm/Runtime/Validation.h"
@@ -104,13 +105,30 @@ TargetDesc targetOrDefault(DeviceSession &session, bool &haveDevice) {
   return haveDevice ? session.target() : TargetDesc();
 }
 
-/// The GEMM kernel for (n, k, config, target), from the cache or compiled.
-Status gemmKernel(int64_t n, int64_t k, const KernelConfig &config,
+/// DGEMM_PRINT_CONFIGS: one line when a kernel is first compiled or loaded
+/// from disk in this process (a memory hit means it was printed already).
+void printConfig(const std::string &shape, const std::string &config,
+                 const CompiledKernel &kernel, CacheSource source,
+                 double compileMs) {
+  if (!JitSettings::get().printConfigs || source == CacheSource::Memory)
+    return;
+  jitMessage("kernel " + kernel.contract.kernelName + " for " + shape + ": " +
+             config + " (" +
+             (source == CacheSource::Disk ? std::string("from the disk cache")
+                                          : "compiled in " +
+                                                formatMs(compileMs)) +
+             ")");
+}
+
+/// The GEMM kernel for (n, k, config, target), from the cache or compiled;
+/// `m` is the shape's M, for DGEMM_PRINT_CONFIGS.
+Status gemmKernel(int64_t m, int64_t n, int64_t k, const KernelConfig &config,
                   const TargetDesc &target,
                   std::shared_ptr<const CompiledKernel> &out, double *compileMs,
                   CacheSource *source) {
   GemmKernelKey key = makeGemmKernelKey(n, k, config, target);
   double ms = 0;
+  CacheSource from = CacheSource::Memory;
   Status s = KernelCache::global().getOrCompile(
       key.text(),
       [&](CompiledKernel &compiled) {
@@ -121,9 +139,16 @@ Status gemmKernel(int64_t n, int64_t k, const KernelConfig &config,
                  .count();
         return c;
       },
-      out, source);
+      out, &from);
+  if (source)
+    *source = from;
   if (compileMs)
     *compileMs = ms;
+  if (s.ok())
+    printConfig("M=" + str(m) + " N=" + str(n) + " K=" + str(k) + " on " +
+                    key.chip + " (" + str(target.numSMs) + " SMs, " +
+                    str(target.smemPerBlock) + " B shared memory)",
+                formatConfigAttr(config), *out, from, ms);
   return s;
 }
 
@@ -176,7 +201,8 @@ Status gemm(const GemmOperands &ops, void *stream) {
   if (!(s = chooseConfig(shape.m, shape.n, shape.k, target, config)).ok())
     return s;
   std::shared_ptr<const CompiledKernel> kernel;
-  if (!(s = gemmKernel(shape.n, shape.k, config, target, kernel, nullptr,
+  if (!(s = gemmKernel(shape.m, shape.n, shape.k, config, target, kernel,
+                       nullptr,
                        nullptr))
            .ok())
     return s;
@@ -196,11 +222,22 @@ Status launchKernelIR(const char *kernelIR, const GemmOperands &ops,
   std::string key =
       kernelIRKeyText(text, kKernelIRPipeline, dgemmBuildId(), llvmVersion());
   std::shared_ptr<const CompiledKernel> kernel;
+  CacheSource from = CacheSource::Memory;
+  auto start = std::chrono::steady_clock::now();
   s = KernelCache::global().getOrCompile(
       key, [&](CompiledKernel &out) { return compileKernelIR(text, out); },
-      kernel);
+      kernel, &from);
   if (!s.ok())
     return s;
+  printConfig("kernel IR of " + str(text.size()) + " bytes, M=" +
+                  str(shape.m) + " N=" + str(shape.n) + " K=" + str(shape.k),
+              "block_m = " + str(kernel->contract.blockM) +
+                  ", block_n = " + str(kernel->contract.blockN) +
+                  ", cluster = " + str(kernel->contract.cluster),
+              *kernel, from,
+              std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - start)
+                  .count());
   return launch(session, kernel, ops, shape, stream);
 }
 
@@ -229,7 +266,7 @@ Status prepare(int64_t m, int64_t n, int64_t k, double *compileMs, char *info,
   std::shared_ptr<const CompiledKernel> kernel;
   CacheSource source = CacheSource::Compiled;
   double ms = 0;
-  if (!(s = gemmKernel(n, k, config, target, kernel, &ms, &source)).ok())
+  if (!(s = gemmKernel(m, n, k, config, target, kernel, &ms, &source)).ok())
     return s;
   if (compileMs)
     *compileMs = source == CacheSource::Compiled ? ms : 0.0;
@@ -358,5 +395,22 @@ dgemm_status dgemm_compile_to_ptx(const char *dgemm_ir, char **ptx) {
 }
 
 void dgemm_free(void *p) { std::free(p); }
+
+dgemm_status dgemm_jit_settings(char *buf, int64_t buf_size) {
+  if (!buf || buf_size < 1)
+    return finish(Status::invalidArgument(
+        "dgemm_jit_settings needs a buffer (buf_size >= 1), got buf_size " +
+        str(buf_size)));
+  std::string text = "cache_dir=" + KernelCache::global().directory() +
+                     "; " + JitSettings::get().describe();
+  if (static_cast<int64_t>(text.size()) >= buf_size) {
+    buf[0] = '\0';
+    return finish(Status::invalidArgument(
+        "the settings text needs " + str(text.size() + 1) +
+        " bytes, buf_size is " + str(buf_size)));
+  }
+  copyTruncated(text, buf, buf_size);
+  return finish(Status::success());
+}
 
 } // extern "C"
