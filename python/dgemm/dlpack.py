@@ -18,6 +18,8 @@ launched on; everything else is rejected by the GEMM's device check.
 import ctypes
 import sys
 
+from ._lib import DgemmArgumentError
+
 KDL_CPU = 1
 KDL_CUDA = 2
 DEVICE_NAMES = {1: "cpu", 2: "cuda", 3: "cuda_host", 4: "opencl", 7: "vulkan", 8: "metal",
@@ -74,7 +76,7 @@ _get_name.restype = ctypes.c_char_p
 _get_name.argtypes = [ctypes.py_object]
 
 
-class DLPackError(ValueError):
+class DLPackError(DgemmArgumentError):
     """An object that claims DLPack but cannot be read."""
 
 
@@ -142,26 +144,30 @@ def _capsule_tensor(capsule):
                       "or foreign capsule)" % (name,))
 
 
-def view(obj, stream=None):
+def view(obj, stream=None, what="operand"):
     """Reads ``obj.__dlpack__()`` into a :class:`View`. ``stream``: the
     CUstream (int) the operand will be used on, passed to a CUDA producer so
     it orders its pending work before it (DLPack's convention: 1 for the
-    legacy default stream)."""
+    legacy default stream). ``what`` names the operand in errors."""
+    name = type(obj).__name__
     try:
         dev_type, dev_id = (int(x) for x in obj.__dlpack_device__())
     except Exception as e:  # noqa: BLE001 - reported with the object's type
-        raise DLPackError("%s.__dlpack_device__() failed: %s" % (type(obj).__name__, e)) from None
+        raise DLPackError("%s: %s.__dlpack_device__() failed: %s" % (what, name, e)) from None
     try:
         if dev_type == KDL_CUDA:
             capsule = obj.__dlpack__(stream=1 if not stream else int(stream))
         else:
             capsule = obj.__dlpack__()
     except Exception as e:  # noqa: BLE001
-        raise DLPackError("%s.__dlpack__() failed: %s" % (type(obj).__name__, e)) from None
-    t = _capsule_tensor(capsule)
+        raise DLPackError("%s: %s.__dlpack__() failed: %s" % (what, name, e)) from None
+    try:
+        t = _capsule_tensor(capsule)
+    except (DLPackError, ValueError, TypeError) as e:
+        raise DLPackError("%s: %s" % (what, e)) from None
     ndim = int(t.ndim)
     if ndim < 0 or ndim > 16:
-        raise DLPackError("DLPack tensor with ndim = %d" % ndim)
+        raise DLPackError("%s: a DLPack tensor with ndim = %d" % (what, ndim))
     shape = [int(t.shape[i]) for i in range(ndim)]
     if t.strides:
         strides = [int(t.strides[i]) for i in range(ndim)]
@@ -179,7 +185,7 @@ def view(obj, stream=None):
                 int(t.device.device_id))
 
 
-def as_operand(obj, stream=None):
+def as_operand(obj, stream=None, what="operand"):
     """``obj`` itself when it is a tensor with ``data_ptr()`` (PyTorch or a
     stand-in) or not DLPack at all (the caller's checks say why); a torch
     tensor when PyTorch is imported; else a :class:`View`."""
@@ -191,4 +197,4 @@ def as_operand(obj, stream=None):
             return torch.from_dlpack(obj)
         except Exception:  # noqa: BLE001 - e.g. a dtype torch cannot import: read it ourselves
             pass
-    return view(obj, stream)
+    return view(obj, stream, what)

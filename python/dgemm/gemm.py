@@ -66,10 +66,15 @@ def _fail(fn, msg, *args):
     raise DgemmArgumentError("%s: %s" % (fn, msg % args if args else msg))
 
 
+def _dtype_text(name):
+    """"torch.<name>" for dtype names, a DLPack description as it is."""
+    return name if "(" in name else "torch." + name
+
+
 def _want(fn, op, dtypes, rank):
     if op.dtype_name not in dtypes:
         _fail(fn, "%s must be %s, got %s", op.what,
-              " or ".join("torch." + d for d in dtypes), "torch." + op.dtype_name)
+              " or ".join("torch." + d for d in dtypes), _dtype_text(op.dtype_name))
     if len(op.shape) != rank:
         _fail(fn, "%s must be %d-D, got shape %s", op.what, rank, list(op.shape))
 
@@ -247,11 +252,14 @@ def _signature(fn, lhs, rhs, out):
 def _readable(lhs, rhs, out, stream):
     """The operands with DLPack objects made readable (dlpack.as_operand);
     anything else unchanged (the checks say what is wrong with it)."""
-    def pair(p):
+    def pair(p, names):
         if isinstance(p, (tuple, list)) and len(p) == 2:
-            return (dlpack.as_operand(p[0], stream), dlpack.as_operand(p[1], stream))
+            return (dlpack.as_operand(p[0], stream, names[0]),
+                    dlpack.as_operand(p[1], stream, names[1]))
         return p
-    return pair(lhs), pair(rhs), dlpack.as_operand(out, stream)
+    return (pair(lhs, ("lhs[0] (A)", "lhs[1] (A scales)")),
+            pair(rhs, ("rhs[0] (B)", "rhs[1] (B scales)")),
+            dlpack.as_operand(out, stream, "out (D)"))
 
 
 def _prepare(fn, lhs, rhs, out):
