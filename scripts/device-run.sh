@@ -16,7 +16,10 @@
 #   4. GPU execution tests: test/Integration/GPU/test_*.py, if present
 #   5. bench/run_bench.py: shapes.csv + $RANDOM_SHAPES random shapes
 #      -> $OUT/bench.jsonl, then a warm-start probe in a new process
-#      -> $OUT/bench-warm.jsonl, and $OUT/RESULTS.md (scripts/gen_results.py)
+#      -> $OUT/bench-warm.jsonl; bench/compile_times.py (cold compile per
+#      kernel in fresh processes with CUDA_CACHE_DISABLE=1, warm start,
+#      warm-call host overhead) -> $OUT/compile-times.jsonl; and
+#      $OUT/RESULTS.md (scripts/gen_results.py)
 #   6. with SANITIZE=1: compute-sanitizer memcheck and racecheck on
 #      run_bench.py --sanitize -> $OUT/memcheck.log, $OUT/racecheck.log
 #   7. a short status table and the benchmark table, last
@@ -25,6 +28,8 @@
 #
 # Knobs (environment): RANDOM_SHAPES (40), SANITIZE (0), BENCH (1; 0 skips
 # steps 5), TESTS (1; 0 skips steps 3-4), BUDGET_S (510: the whole run),
+# COMPILE_TIMES (1; 0 skips compile_times.py), COMPILE_TIMES_ARGS
+# ("--limit 8": the first 8 distinct kernels of shapes.csv),
 # BENCH_ARGS (extra run_bench.py arguments), DGEMM_COMMIT (the commit to
 # record; the GPU machine gets no .git, so also read from .bundle/COMMIT),
 # RACECHECK_FILTER (default "--kernel-name kns=dgemm": racecheck only our
@@ -43,6 +48,8 @@ BENCH=${BENCH:-1}
 TESTS=${TESTS:-1}
 BUDGET_S=${BUDGET_S:-510}
 BENCH_ARGS=${BENCH_ARGS:-}
+COMPILE_TIMES=${COMPILE_TIMES:-1}
+COMPILE_TIMES_ARGS=${COMPILE_TIMES_ARGS---limit 8}
 RACECHECK_FILTER=${RACECHECK_FILTER---kernel-name kns=dgemm}
 start=$(date +%s)
 steps=()
@@ -119,7 +126,7 @@ torch.cuda.get_device_capability(0))' || true
   if [ "$TESTS" = 1 ]; then
     banner "Python package tests (test/Python)"
     DGEMM_CACHE_DIR=/tmp/dgemm-cache-tests CUDA_CACHE_PATH=/tmp/nv-compute-cache-tests \
-      timeout -k 10 "$(cap 150)" python3 -m unittest discover -s test/Python -v 2>&1
+      timeout -k 10 "$(cap 200)" python3 -m unittest discover -s test/Python -v 2>&1
     step "python tests" $?
     local t
     for t in test/Integration/GPU/test_*.py; do
@@ -137,8 +144,9 @@ torch.cuda.get_device_capability(0))' || true
   if [ "$BENCH" = 1 ]; then
     local left budget
     left=$(remaining)
-    # Leave room for the warm probe, gen_results and (maybe) the sanitizers.
-    budget=$((left - 60 - (SANITIZE == 1 ? 150 : 0)))
+    # Leave room for the warm probe, compile times, gen_results and (maybe)
+    # the sanitizers.
+    budget=$((left - 60 - (COMPILE_TIMES == 1 ? 90 : 0) - (SANITIZE == 1 ? 150 : 0)))
     ((budget < 30)) && budget=30
     banner "benchmark: shapes.csv + $RANDOM_SHAPES random shapes (time budget ${budget}s)"
     # shellcheck disable=SC2086
@@ -149,9 +157,16 @@ torch.cuda.get_device_capability(0))' || true
     timeout -k 5 "$(cap 45)" python3 bench/run_bench.py --prepare-only \
       --out "$OUT/bench-warm.jsonl" --time-budget 25 2>&1
     step "warm-start probe" $?
+    if [ "$COMPILE_TIMES" = 1 ]; then
+      banner "compile times: cold compile, warm start, warm-call overhead (fresh processes)"
+      # shellcheck disable=SC2086
+      timeout -k 10 "$(cap 90)" python3 bench/compile_times.py \
+        --out "$OUT/compile-times.jsonl" $COMPILE_TIMES_ARGS 2>&1
+      step "compile times" $?
+    fi
     if [ -s "$OUT/bench.jsonl" ]; then
       python3 scripts/gen_results.py "$OUT/bench.jsonl" --warm "$OUT/bench-warm.jsonl" \
-        --out "$OUT/RESULTS.md" 2>&1
+        --compile-times "$OUT/compile-times.jsonl" --out "$OUT/RESULTS.md" 2>&1
       step "gen_results" $?
     fi
   else
