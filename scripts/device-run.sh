@@ -14,11 +14,14 @@
 #   2. nvidia-smi, Python, PyTorch and bundle versions
 #   3. the Python package tests (test/Python, GPU tests included)
 #   4. GPU execution tests: test/Integration/GPU/test_*.py, if present
-#   5. bench/run_grouped.py (GROUPED=1): the m-grouped cases
+#   5. bench/run_grouped.py (GROUPED=1, also with BENCH=0): the m-grouped cases
 #      -> $OUT/grouped.jsonl; then
 #      bench/run_bench.py: shapes.csv + $RANDOM_SHAPES random shapes
 #      -> $OUT/bench.jsonl, then a warm-start probe in a new process
-#      -> $OUT/bench-warm.jsonl, and $OUT/RESULTS.md (scripts/gen_results.py)
+#      -> $OUT/bench-warm.jsonl; bench/compile_times.py (cold compile per
+#      kernel in fresh processes with CUDA_CACHE_DISABLE=1, warm start,
+#      warm-call host overhead) -> $OUT/compile-times.jsonl; and
+#      $OUT/RESULTS.md (scripts/gen_results.py)
 #   6. with SANITIZE=1: compute-sanitizer memcheck and racecheck on
 #      run_bench.py --sanitize -> $OUT/memcheck.log, $OUT/racecheck.log,
 #      and (GROUPED=1) on run_grouped.py --sanitize -> $OUT/*-grouped.log
@@ -30,6 +33,8 @@
 # steps 5), TESTS (1; 0 skips steps 3-4), BUDGET_S (510: the whole run),
 # GROUPED (1; 0 skips the grouped bench), GROUPED_RANDOM (6 random cases per
 # layout), GROUPED_BUDGET_S (150),
+# COMPILE_TIMES (1; 0 skips compile_times.py), COMPILE_TIMES_ARGS
+# ("--limit 8": the first 8 distinct kernels of shapes.csv),
 # BENCH_ARGS (extra run_bench.py arguments), DGEMM_COMMIT (the commit to
 # record; the GPU machine gets no .git, so also read from .bundle/COMMIT),
 # RACECHECK_FILTER (default "--kernel-name kns=dgemm": racecheck only our
@@ -48,6 +53,8 @@ BENCH=${BENCH:-1}
 TESTS=${TESTS:-1}
 BUDGET_S=${BUDGET_S:-510}
 BENCH_ARGS=${BENCH_ARGS:-}
+COMPILE_TIMES=${COMPILE_TIMES:-1}
+COMPILE_TIMES_ARGS=${COMPILE_TIMES_ARGS---limit 8}
 RACECHECK_FILTER=${RACECHECK_FILTER---kernel-name kns=dgemm}
 GROUPED=${GROUPED:-1}
 GROUPED_RANDOM=${GROUPED_RANDOM:-6}
@@ -127,7 +134,7 @@ torch.cuda.get_device_capability(0))' || true
   if [ "$TESTS" = 1 ]; then
     banner "Python package tests (test/Python)"
     DGEMM_CACHE_DIR=/tmp/dgemm-cache-tests CUDA_CACHE_PATH=/tmp/nv-compute-cache-tests \
-      timeout -k 10 "$(cap 150)" python3 -m unittest discover -s test/Python -v 2>&1
+      timeout -k 10 "$(cap 200)" python3 -m unittest discover -s test/Python -v 2>&1
     step "python tests" $?
     local t
     for t in test/Integration/GPU/test_*.py; do
@@ -142,7 +149,7 @@ torch.cuda.get_device_capability(0))' || true
   fi
 
   # 5. Benchmark.
-  if [ "$BENCH" = 1 ] && [ "$GROUPED" = 1 ]; then
+  if [ "$GROUPED" = 1 ]; then
     banner "m-grouped benchmark (time budget ${GROUPED_BUDGET_S}s)"
     timeout -k 15 $((GROUPED_BUDGET_S + 60)) python3 bench/run_grouped.py \
       --out "$OUT/grouped.jsonl" --random "$GROUPED_RANDOM" \
@@ -152,8 +159,9 @@ torch.cuda.get_device_capability(0))' || true
   if [ "$BENCH" = 1 ]; then
     local left budget
     left=$(remaining)
-    # Leave room for the warm probe, gen_results and (maybe) the sanitizers.
-    budget=$((left - 60 - (SANITIZE == 1 ? 150 : 0)))
+    # Leave room for the warm probe, compile times, gen_results and (maybe)
+    # the sanitizers.
+    budget=$((left - 60 - (COMPILE_TIMES == 1 ? 90 : 0) - (SANITIZE == 1 ? 150 : 0)))
     ((budget < 30)) && budget=30
     banner "benchmark: shapes.csv + $RANDOM_SHAPES random shapes (time budget ${budget}s)"
     # shellcheck disable=SC2086
@@ -164,11 +172,19 @@ torch.cuda.get_device_capability(0))' || true
     timeout -k 5 "$(cap 45)" python3 bench/run_bench.py --prepare-only \
       --out "$OUT/bench-warm.jsonl" --time-budget 25 2>&1
     step "warm-start probe" $?
+    if [ "$COMPILE_TIMES" = 1 ]; then
+      banner "compile times: cold compile, warm start, warm-call overhead (fresh processes)"
+      # shellcheck disable=SC2086
+      timeout -k 10 "$(cap 90)" python3 bench/compile_times.py \
+        --out "$OUT/compile-times.jsonl" $COMPILE_TIMES_ARGS 2>&1
+      step "compile times" $?
+    fi
     if [ -s "$OUT/bench.jsonl" ]; then
       local grouped_arg=()
       [ -s "$OUT/grouped.jsonl" ] && grouped_arg=(--grouped "$OUT/grouped.jsonl")
       python3 scripts/gen_results.py "$OUT/bench.jsonl" --warm "$OUT/bench-warm.jsonl" \
-        "${grouped_arg[@]}" --out "$OUT/RESULTS.md" 2>&1
+        "${grouped_arg[@]}" --compile-times "$OUT/compile-times.jsonl" \
+        --out "$OUT/RESULTS.md" 2>&1
       step "gen_results" $?
     fi
   else

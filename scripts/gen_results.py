@@ -4,6 +4,7 @@
 GPU machine: every number in it comes from the records, none is typed.
 
   scripts/gen_results.py bench.jsonl [--warm bench-warm.jsonl]
+                         [--compile-times compile-times.jsonl]
                          [--out bench/RESULTS.md] [--commit HASH]
                          [--deepgemm bench/peers-deepgemm.csv]
 
@@ -11,7 +12,10 @@ Sections: the run (date, commit, device, versions, library hash, method);
 a summary per set of shapes (checks passed, geometric means of dgemm TFLOPS
 and of the ratios to torch blockwise and cuBLAS per-tensor, taken over the
 shapes that have both numbers); one table per set (shapes.csv, then random
-or other shapes); failures with their first bad element or error.
+or other shapes); failures with their first bad element or error; with
+``--compile-times`` (bench/compile_times.py's JSON lines), the JIT's costs
+per kernel: cold compile and load in a fresh process, warm start, host
+overhead of a warm call, against the goals of issue 5.
 ``--commit`` overrides the commit of the run's meta record (the GPU machine
 has no .git, so that is often "unknown").
 
@@ -380,6 +384,68 @@ def render(records, source_name, commit=None, warm_records=None, deepgemm=None):
     return "\n".join(out)
 
 
+def render_compile_times(recs):
+    """The "Compile times" section from bench/compile_times.py's records."""
+    summ = next((r for r in recs if r.get("type") == "summary"), {})
+    by = {}
+    for r in recs:
+        if r.get("type") == "kernel" and "m" in r:
+            by.setdefault((r["m"], r["n"], r["k"]), {})[r.get("phase")] = r
+    host_skip = next((r.get("skipped") for r in recs if r.get("phase") == "host"
+                      and r.get("skipped")), None)
+    out = ["## Compile times (bench/compile_times.py)", "",
+           "Each kernel in a fresh process: cold = empty DGEMM_CACHE_DIR and "
+           "`CUDA_CACHE_DISABLE=1` (dgemm IR built -> PTX by dgemm's compiler, one-time MLIR "
+           "set-up included, then loaded by the driver's JIT); batch = all kernels compiled in "
+           "one process (no set-up); warm = a new process finding the PTX on disk (driver JIT "
+           "still cold; and with the driver's compute cache filled); host = one warm call, "
+           "median, through Python / the bare C call. Goals (issue 5): cold compile under "
+           "%s ms per kernel, warm call under %s µs." % (
+               fmt(summ.get("goal_cold_under_ms", 500.0), 0),
+               fmt(summ.get("goal_host_under_us", 10.0), 0)), ""]
+    if summ:
+        out.append("Medians over %s kernels: cold compile %s ms (max %s), driver load %s ms, "
+                   "cold total %s ms (max %s%s); batch compile %s ms; process set-up %s ms; "
+                   "warm start %s ms (%s ms with the driver cache); warm call %s µs "
+                   "through Python, %s µs bare C%s." % (
+                       summ.get("kernels"), fmt(summ.get("cold_compile_ms_median"), 1),
+                       fmt(summ.get("cold_compile_ms_max"), 1),
+                       fmt(summ.get("cold_load_ms_median"), 1),
+                       fmt(summ.get("cold_total_ms_median"), 1),
+                       fmt(summ.get("cold_total_ms_max"), 1),
+                       "" if summ.get("goal_cold_met") is None else
+                       ": goal %s" % ("met" if summ["goal_cold_met"] else "MISSED"),
+                       fmt(summ.get("batch_compile_ms_median"), 1),
+                       fmt(summ.get("cold_init_ms_median"), 0),
+                       fmt(summ.get("warm_prepare_ms_median"), 2),
+                       fmt(summ.get("warm_driver_cache_prepare_ms_median"), 2),
+                       fmt(summ.get("host_us_python_median"), 1),
+                       fmt(summ.get("host_us_c_median"), 1),
+                       "" if summ.get("goal_host_met") is None else
+                       ": goal %s" % ("met" if summ["goal_host_met"] else "MISSED")))
+        out.append("")
+    if host_skip:
+        out += ["Host phase skipped: %s" % host_skip, ""]
+    out += ["| M | N | K | kernel | cold compile ms | cold load ms | batch compile ms "
+            "| warm start ms | warm, driver cache ms | warm call µs (py / C) |",
+            "|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|"]
+    for (m, n, k), ph in by.items():
+        cold, batch = ph.get("cold", {}), ph.get("batch", {})
+        warm, wdc, host = ph.get("warm", {}), ph.get("warm_driver_cache", {}), ph.get("host", {})
+        hp, hc = host.get("host_us_python"), host.get("host_us_c")
+        out.append("| %d | %d | %d | `%s` | %s | %s | %s | %s | %s | %s |" % (
+            m, n, k, cold.get("kernel") or "-", fmt(cold.get("compile_ms"), 1),
+            fmt(cold.get("load_ms"), 1), fmt(batch.get("compile_ms"), 1),
+            fmt(warm.get("prepare_ms"), 2), fmt(wdc.get("prepare_ms"), 2),
+            "%s / %s" % (fmt(hp, 1), fmt(hc, 1)) if hp is not None else "-"))
+    errors = [r for r in recs if r.get("error")]
+    if errors:
+        out += ["", "Errors:"] + ["- %s M=%s N=%s K=%s: `%s`" % (
+            r.get("phase"), r.get("m"), r.get("n"), r.get("k"),
+            str(r["error"]).strip().splitlines()[-1][:300].replace("`", "'")) for r in errors]
+    return out + [""]
+
+
 def render_svg(records, deepgemm=None):
     """A horizontal bar chart of TFLOPS per shape of shapes.csv: dgemm,
     torch._scaled_mm blockwise and cuBLAS per-tensor from this run, and
@@ -428,6 +494,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("jsonl", type=Path)
     ap.add_argument("--warm", type=Path, help="JSON lines of run_bench.py --prepare-only")
+    ap.add_argument("--compile-times", type=Path,
+                    help="JSON lines of bench/compile_times.py (a section of its own)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "RESULTS.md")
     ap.add_argument("--commit", help="commit to print instead of the run's")
     ap.add_argument("--deepgemm", type=Path, default=DEEPGEMM_CSV,
@@ -451,10 +519,13 @@ def main(argv=None):
             return 2
         deepgemm = read_deepgemm(args.deepgemm)
     text = render(records, args.jsonl.name, args.commit, warm, deepgemm)
-    if args.grouped:
+    if args.grouped and args.grouped.is_file():
         import grouped_results
-        text += "\n\n" + grouped_results.render(read_jsonl(args.grouped), args.grouped.name,
-                                                (deepgemm or {}).get("rows"))
+        text = text.rstrip("\n") + "\n\n" + grouped_results.render(
+            read_jsonl(args.grouped), args.grouped.name, (deepgemm or {}).get("rows"))
+    if args.compile_times and args.compile_times.is_file():
+        text = text.rstrip("\n") + "\n\n" + "\n".join(
+            render_compile_times(read_jsonl(args.compile_times)))
     if args.svg is None:
         args.svg = args.out.parent / "tflops.svg"
     if str(args.svg) not in ("", "."):

@@ -154,6 +154,21 @@ dgemm_status dgemm_get_num_sms(int64_t *n);
 
 void dgemm_free(void *p);
 
+/* The JIT's settings as "key=value; ..." text (NUL-terminated):
+ * cache_dir (empty: memory-only caching), disable_cache, print_configs,
+ * dump_ir, log. The runtime reads its environment once, at first use:
+ *   DGEMM_CACHE_DIR       the disk cache (default ~/.cache/dgemm)
+ *   DGEMM_DISABLE_CACHE=1 no disk cache reads or writes (memory cache only)
+ *   DGEMM_PRINT_CONFIGS=1 a stderr line per distinct kernel when it is first
+ *                         compiled or loaded: shape, config, kernel name
+ *   DGEMM_DUMP_IR=<dir>   each compiled kernel's IR after every pipeline
+ *                         stage, and its PTX, as files in <dir>
+ *   DGEMM_LOG=1|2         cache misses, disk hits, compiles and module loads
+ *                         with times on stderr (2: also memory hits)
+ * A value not understood is a warning on stderr, never an error. A buffer
+ * too small gives DGEMM_ERROR_INVALID_ARGUMENT naming the size needed. */
+dgemm_status dgemm_jit_settings(char *buf, int64_t buf_size);
+
 #ifdef __cplusplus
 }
 #endif

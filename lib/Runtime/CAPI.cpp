@@ -13,6 +13,7 @@
 
 #include "dgemm/Runtime/Compiler.h"
 #include "dgemm/Runtime/CudaContext.h"
+#include "dgemm/Runtime/JitEnv.h"
 #include "dgemm/Runtime/KernelCache.h"
 #include "dgemm/Runtime/Launcher.h"
 #include "dgemm/Runtime/Validation.h"
@@ -109,11 +110,28 @@ TargetDesc targetOrDefault(DeviceSession &session, bool &haveDevice) {
   return haveDevice ? session.target() : TargetDesc();
 }
 
-/// The kernel of `key`, from the cache or compiled.
-Status kernelFor(const GemmKernelKey &key,
+/// DGEMM_PRINT_CONFIGS: one line when a kernel is first compiled or loaded
+/// from disk in this process (a memory hit means it was printed already).
+void printConfig(const std::string &shape, const std::string &config,
+                 const CompiledKernel &kernel, CacheSource source,
+                 double compileMs) {
+  if (!JitSettings::get().printConfigs || source == CacheSource::Memory)
+    return;
+  jitMessage("kernel " + kernel.contract.kernelName + " for " + shape + ": " +
+             config + " (" +
+             (source == CacheSource::Disk ? std::string("from the disk cache")
+                                          : "compiled in " +
+                                                formatMs(compileMs)) +
+             ")");
+}
+
+/// The kernel of `key`, from the cache or compiled; `shape` describes the
+/// call for DGEMM_PRINT_CONFIGS.
+Status kernelFor(const GemmKernelKey &key, const std::string &shape,
                  std::shared_ptr<const CompiledKernel> &out, double *compileMs,
                  CacheSource *source) {
   double ms = 0;
+  CacheSource from = CacheSource::Memory;
   Status s = KernelCache::global().getOrCompile(
       key.text(),
       [&](CompiledKernel &compiled) {
@@ -124,19 +142,28 @@ Status kernelFor(const GemmKernelKey &key,
                  .count();
         return c;
       },
-      out, source);
+      out, &from);
+  if (source)
+    *source = from;
   if (compileMs)
     *compileMs = ms;
+  if (s.ok())
+    printConfig(shape + " on " + key.chip + " (" + str(key.target.numSMs) +
+                    " SMs, " + str(key.target.smemPerBlock) +
+                    " B shared memory)",
+                formatConfigAttr(key.config), *out, from, ms);
   return s;
 }
 
-/// The normal GEMM kernel for (n, k, config, target).
-Status gemmKernel(int64_t n, int64_t k, const KernelConfig &config,
+/// The normal GEMM kernel for (n, k, config, target); `m` is the shape's M,
+/// for DGEMM_PRINT_CONFIGS.
+Status gemmKernel(int64_t m, int64_t n, int64_t k, const KernelConfig &config,
                   const TargetDesc &target,
                   std::shared_ptr<const CompiledKernel> &out, double *compileMs,
                   CacheSource *source) {
-  return kernelFor(makeGemmKernelKey(n, k, config, target), out, compileMs,
-                   source);
+  return kernelFor(makeGemmKernelKey(n, k, config, target),
+                   "M=" + str(m) + " N=" + str(n) + " K=" + str(k), out,
+                   compileMs, source);
 }
 
 /// What a launch needs besides the kernel: the operands in op order, the
@@ -214,7 +241,8 @@ Status gemm(const GemmOperands &ops, void *stream) {
   if (!(s = chooseConfig(shape.m, shape.n, shape.k, target, config)).ok())
     return s;
   std::shared_ptr<const CompiledKernel> kernel;
-  if (!(s = gemmKernel(shape.n, shape.k, config, target, kernel, nullptr,
+  if (!(s = gemmKernel(shape.m, shape.n, shape.k, config, target, kernel,
+                       nullptr,
                        nullptr))
            .ok())
     return s;
@@ -234,11 +262,22 @@ Status launchKernelIR(const char *kernelIR, const GemmOperands &ops,
   std::string key =
       kernelIRKeyText(text, kKernelIRPipeline, dgemmBuildId(), llvmVersion());
   std::shared_ptr<const CompiledKernel> kernel;
+  CacheSource from = CacheSource::Memory;
+  auto start = std::chrono::steady_clock::now();
   s = KernelCache::global().getOrCompile(
       key, [&](CompiledKernel &out) { return compileKernelIR(text, out); },
-      kernel);
+      kernel, &from);
   if (!s.ok())
     return s;
+  printConfig("kernel IR of " + str(text.size()) + " bytes, M=" +
+                  str(shape.m) + " N=" + str(shape.n) + " K=" + str(shape.k),
+              "block_m = " + str(kernel->contract.blockM) +
+                  ", block_n = " + str(kernel->contract.blockN) +
+                  ", cluster = " + str(kernel->contract.cluster),
+              *kernel, from,
+              std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - start)
+                  .count());
   return launch(session, kernel, ops, shape, stream);
 }
 
@@ -271,7 +310,12 @@ Status groupedGemm(const GroupedOperands &ops, bool masked, int64_t expectedM,
   key.kind = p.kind;
   key.groups = shape.groups;
   std::shared_ptr<const CompiledKernel> kernel;
-  if (!(s = kernelFor(key, kernel, nullptr, nullptr)).ok())
+  std::string what = std::string(masked ? "masked" : "contiguous") +
+                     " G=" + str(shape.groups) +
+                     (masked ? " M_max=" : " M_sum=") + str(shape.m) +
+                     (masked ? " expected_m=" + str(p.m) : "") +
+                     " N=" + str(shape.n) + " K=" + str(shape.k);
+  if (!(s = kernelFor(key, what, kernel, nullptr, nullptr)).ok())
     return s;
   LaunchRequest r;
   r.operands = {ops.a, ops.aScale, ops.b, ops.bScale, ops.groups, ops.d};
@@ -312,7 +356,7 @@ Status prepare(int64_t m, int64_t n, int64_t k, double *compileMs, char *info,
   std::shared_ptr<const CompiledKernel> kernel;
   CacheSource source = CacheSource::Compiled;
   double ms = 0;
-  if (!(s = gemmKernel(n, k, config, target, kernel, &ms, &source)).ok())
+  if (!(s = gemmKernel(m, n, k, config, target, kernel, &ms, &source)).ok())
     return s;
   if (compileMs)
     *compileMs = source == CacheSource::Compiled ? ms : 0.0;
@@ -457,5 +501,22 @@ dgemm_status dgemm_compile_to_ptx(const char *dgemm_ir, char **ptx) {
 }
 
 void dgemm_free(void *p) { std::free(p); }
+
+dgemm_status dgemm_jit_settings(char *buf, int64_t buf_size) {
+  if (!buf || buf_size < 1)
+    return finish(Status::invalidArgument(
+        "dgemm_jit_settings needs a buffer (buf_size >= 1), got buf_size " +
+        str(buf_size)));
+  std::string text = "cache_dir=" + KernelCache::global().directory() +
+                     "; " + JitSettings::get().describe();
+  if (static_cast<int64_t>(text.size()) >= buf_size) {
+    buf[0] = '\0';
+    return finish(Status::invalidArgument(
+        "the settings text needs " + str(text.size() + 1) +
+        " bytes, buf_size is " + str(buf_size)));
+  }
+  copyTruncated(text, buf, buf_size);
+  return finish(Status::success());
+}
 
 } // extern "C"

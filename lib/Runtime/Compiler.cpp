@@ -22,6 +22,8 @@
 
 #include "dgemm/InitAll.h"
 #include "dgemm/Runtime/GemmModule.h"
+#include "dgemm/Runtime/IRDump.h"
+#include "dgemm/Runtime/JitEnv.h"
 #include "dgemm/Runtime/LaunchContractAttr.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -222,7 +224,9 @@ Status compileError(const std::string &what, const std::string &message) {
 /// Parse, run, collect. Runs inside the crash recovery context.
 Status runJob(std::string_view text, const std::string &pipeline,
               const std::string &what, const CompileOptions &options,
-              CompiledKernel &out) {
+              CompiledKernel &out, IRDump *dump) {
+  if (dump)
+    dump->add("0-input.mlir", std::string(text));
   mlir::MLIRContext ctx(registry(), mlir::MLIRContext::Threading::DISABLED);
   std::string diagnostics;
   llvm::raw_string_ostream os(diagnostics);
@@ -280,6 +284,8 @@ Status runJob(std::string_view text, const std::string &pipeline,
   auto capture = std::make_unique<ContractCapture>();
   ContractCapture *captured = capture.get();
   pm.addInstrumentation(std::move(capture));
+  if (dump)
+    pm.addInstrumentation(dump->instrumentation());
   if (mlir::failed(pm.run(*module)))
     return compileError(what,
                         "pipeline '" + pipeline + "' failed:\n" + diagnostics);
@@ -302,6 +308,8 @@ Status runJob(std::string_view text, const std::string &pipeline,
           result.ptx += object.getObject().getValue().str();
       }
     });
+    if (dump)
+      dump->add("5-ptx.ptx", result.ptx);
     if (result.ptx.empty())
       return compileError(what, "pipeline '" + pipeline +
                                     "' produced no gpu.binary holding PTX "
@@ -364,6 +372,8 @@ Status dgemm::runtime::compileModule(std::string_view moduleText,
                                      const CompileOptions &options,
                                      CompiledKernel &out) {
   (void)registry();
+  IRDump dump(options.dumpIRDir ? *options.dumpIRDir
+                                : JitSettings::get().dumpIRDir);
   Status status;
   std::string fatalReason;
   bool finished;
@@ -372,13 +382,17 @@ Status dgemm::runtime::compileModule(std::string_view moduleText,
     FatalReasonScope reason(&fatalReason);
     llvm::CrashRecoveryContext crc;
     finished = crc.RunSafely(
-        [&] { status = runJob(moduleText, pipeline, what, options, out); });
+        [&] {
+          status = runJob(moduleText, pipeline, what, options, out,
+                          dump.enabled() ? &dump : nullptr);
+        });
     if (!finished)
       status = compileError(what, fatalReason.empty()
                                       ? "the compiler crashed (exit code " +
                                             std::to_string(crc.RetCode) + ")"
                                       : "LLVM fatal error: " + fatalReason);
   }
+  (void)dump.write(what, status.ok() ? out.contract.kernelName : "", status);
   return status;
 }
 

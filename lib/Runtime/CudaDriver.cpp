@@ -132,6 +132,8 @@ std::unique_ptr<CudaDriver> CudaDriver::load(const std::string &library,
   need("cuLaunchKernelEx", d->cuLaunchKernelEx);
   need("cuOccupancyMaxActiveClusters", d->cuOccupancyMaxActiveClusters);
   need("cuTensorMapEncodeTiled", d->cuTensorMapEncodeTiled);
+  (void)resolve(handle, "cuThreadExchangeStreamCaptureMode",
+                d->cuThreadExchangeStreamCaptureMode);
   if (missing) {
     status = Status::error(DGEMM_ERROR_NO_DRIVER,
                            "the CUDA driver library " + library + " lacks " +

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "dgemm/Runtime/KernelCache.h"
 
+#include "dgemm/Runtime/JitEnv.h"
 #include "dgemm/Runtime/KernelKey.h"
 
 #include <cerrno>
@@ -28,6 +29,7 @@
 
 #include <atomic>
 #include <charconv>
+#include <chrono>
 
 using namespace dgemm::runtime;
 
@@ -141,6 +143,12 @@ bool startsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
 
+double msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
 } // namespace
 
 const char *dgemm::runtime::toString(CacheSource source) {
@@ -213,7 +221,19 @@ std::string KernelCache::defaultDirectory() {
 
 KernelCache &KernelCache::global() {
   // Never destroyed: callers may run during static destruction.
-  static KernelCache *cache = new KernelCache(defaultDirectory());
+  static KernelCache *cache = [] {
+    const JitSettings &settings = JitSettings::get();
+    std::string dir = settings.disableCache ? "" : defaultDirectory();
+    if (settings.disableCache)
+      jitLog(1, "kernel cache: memory only (DGEMM_DISABLE_CACHE is set: the "
+                "disk cache is neither read nor written)");
+    else if (dir.empty())
+      jitLog(1, "kernel cache: memory only (neither DGEMM_CACHE_DIR nor "
+                "HOME is set)");
+    else
+      jitLog(1, "kernel cache: " + dir);
+    return new KernelCache(dir);
+  }();
   return *cache;
 }
 
@@ -268,12 +288,17 @@ Status KernelCache::getOrCompile(const std::string &keyText,
                                  const CompileFn &compile,
                                  std::shared_ptr<const CompiledKernel> &out,
                                  CacheSource *source) {
-  std::shared_ptr<Slot> slot = slotFor(fnv1a64(keyText));
+  auto start = std::chrono::steady_clock::now();
+  uint64_t hash = fnv1a64(keyText);
+  std::shared_ptr<Slot> slot = slotFor(hash);
   std::lock_guard<std::mutex> lock(slot->mutex);
   if (slot->value && slot->value->keyText == keyText) {
     out = slot->value;
     if (source)
       *source = CacheSource::Memory;
+    if (jitLogEnabled(2))
+      jitLog(2, "cache: memory hit " + hex64(hash) + " (" +
+                    formatMs(msSince(start)) + ")");
     return Status::success();
   }
   // A different key with the same hash keeps its slot; this one is served
@@ -281,18 +306,34 @@ Status KernelCache::getOrCompile(const std::string &keyText,
   bool collision = slot->value != nullptr;
 
   auto kernel = std::make_shared<CompiledKernel>();
-  if (!collision && readEntry(keyText, *kernel).ok()) {
-    slot->value = kernel;
-    out = kernel;
-    if (source)
-      *source = CacheSource::Disk;
-    return Status::success();
+  if (!collision && !directory_.empty()) {
+    auto readStart = std::chrono::steady_clock::now();
+    Status disk = readEntry(keyText, *kernel);
+    if (disk.ok()) {
+      slot->value = kernel;
+      out = kernel;
+      if (source)
+        *source = CacheSource::Disk;
+      if (jitLogEnabled(1))
+        jitLog(1, "cache: disk hit " + entryPath(keyText, ".ptx") + " (" +
+                      formatMs(msSince(readStart)) + "): " + keyText);
+      return Status::success();
+    }
+    if (jitLogEnabled(1))
+      jitLog(1, "cache: disk miss " + hex64(hash) + ": " + disk.message());
+  } else if (collision) {
+    jitLog(1, "cache: hash collision on " + hex64(hash) +
+                  ": compiling without caching " + keyText);
   }
 
+  auto compileStart = std::chrono::steady_clock::now();
   CompiledKernel compiled;
   Status s = compile(compiled);
-  if (!s.ok())
+  if (!s.ok()) {
+    jitLog(1, "cache: compile failed after " +
+                  formatMs(msSince(compileStart)) + ": " + keyText);
     return s;
+  }
   compiled.keyText = keyText;
   std::string why = checkContract(compiled.contract);
   if (!why.empty())
@@ -300,12 +341,19 @@ Status KernelCache::getOrCompile(const std::string &keyText,
                             "contract: " +
                             why);
   *kernel = std::move(compiled);
+  double compileMs = msSince(compileStart);
   if (!collision) {
-    (void)writeEntry(*kernel);
+    bool written = writeEntry(*kernel);
+    if (!written && !directory_.empty())
+      jitLog(1, "cache: cannot write the entry " + hex64(hash) + " to " +
+                    directory_ + ": kept in memory only");
     slot->value = kernel;
   }
   out = kernel;
   if (source)
     *source = CacheSource::Compiled;
+  if (jitLogEnabled(1))
+    jitLog(1, "cache: compiled " + hex64(hash) + " (" + kernel->contract.kernelName +
+                  ") in " + formatMs(compileMs) + ": " + keyText);
   return Status::success();
 }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "dgemm/Runtime/Launcher.h"
 
+#include "dgemm/Runtime/JitEnv.h"
 #include "dgemm/Runtime/Validation.h"
 
 #include <algorithm>
@@ -32,6 +33,29 @@ std::string logText(const std::vector<char> &buf) {
     s.pop_back();
   return s;
 }
+
+/// Relaxes this thread's stream capture mode while alive. A kernel first
+/// used inside a CUDA graph capture (global or thread-local mode) is loaded
+/// then; module loading and function attributes are not stream work, but
+/// the driver refuses "unsafe" calls during such a capture. Relaxed mode is
+/// what the CUDA documentation prescribes for exactly this.
+class RelaxedCaptureMode {
+public:
+  explicit RelaxedCaptureMode(const CudaDriver &driver) : driver_(driver) {
+    if (driver_.cuThreadExchangeStreamCaptureMode &&
+        driver_.cuThreadExchangeStreamCaptureMode(&mode_) == CUDA_SUCCESS)
+      active_ = true;
+  }
+  ~RelaxedCaptureMode() {
+    if (active_)
+      (void)driver_.cuThreadExchangeStreamCaptureMode(&mode_);
+  }
+
+private:
+  const CudaDriver &driver_;
+  CUstreamCaptureMode mode_ = CU_STREAM_CAPTURE_MODE_RELAXED;
+  bool active_ = false;
+};
 
 } // namespace
 
@@ -295,9 +319,20 @@ Status LoadedKernels::get(const CudaDriver &driver, CUcontext context,
     return Status::success();
   }
   auto k = std::make_shared<LoadedKernel>();
-  Status s = loadKernel(driver, device, kernel, *k);
-  if (!s.ok())
+  Status s;
+  {
+    RelaxedCaptureMode relaxed(driver);
+    s = loadKernel(driver, device, kernel, *k);
+  }
+  if (!s.ok()) {
+    jitLog(1, "load: " + kernel->contract.kernelName + " failed: " +
+                  s.message());
     return s;
+  }
+  if (jitLogEnabled(1))
+    jitLog(1, "load: " + kernel->contract.kernelName + " in " +
+                  formatMs(k->loadMs) + " (registers " + str(k->numRegs) +
+                  ", local bytes " + str(k->localBytes) + ")");
   loaded_[key] = k;
   out = k;
   if (loadedNow)

@@ -14,6 +14,7 @@ from ._lib import DgemmArgumentError, DgemmError, library_path
 from .device import get_m_alignment_for_contiguous_layout, get_num_sms, set_num_sms
 from .gemm import (bind_gemm_fp8_fp8_bf16_nt, compile_to_ptx, config,
                    gemm_fp8_fp8_bf16_nt, launch_kernel_ir, prepare)
+from .jit import jit_settings
 from .grouped import (k_grouped_wgrad_gemm_fp8_fp8_fp32_nt, m_grouped_gemm_fp8_fp8_bf16_nt_contiguous,
                       m_grouped_gemm_fp8_fp8_bf16_nt_masked, wgrad_gemm_fp8_fp8_fp32_nt)
 from .utils import (align, calc_diff, ceil_div, get_col_major_tma_aligned_tensor,
@@ -25,7 +26,7 @@ __version__ = "0.1.0"
 __all__ = [
     "DgemmError", "DgemmArgumentError", "library_path",
     "gemm_fp8_fp8_bf16_nt", "bind_gemm_fp8_fp8_bf16_nt", "launch_kernel_ir",
-    "config", "prepare", "compile_to_ptx",
+    "config", "prepare", "compile_to_ptx", "jit_settings",
     "set_num_sms", "get_num_sms", "get_m_alignment_for_contiguous_layout",
     "m_grouped_gemm_fp8_fp8_bf16_nt_contiguous", "m_grouped_gemm_fp8_fp8_bf16_nt_masked",
     "wgrad_gemm_fp8_fp8_fp32_nt", "k_grouped_wgrad_gemm_fp8_fp8_fp32_nt",

@@ -130,6 +130,7 @@ API = {
     "dgemm_free": (None, [ctypes.c_void_p]),
     "dgemm_set_num_sms": (ctypes.c_int, [_c_int64]),
     "dgemm_get_num_sms": (ctypes.c_int, [ctypes.POINTER(_c_int64)]),
+    "dgemm_jit_settings": (ctypes.c_int, [ctypes.POINTER(ctypes.c_char), _c_int64]),
 }
 
 _lock = threading.Lock()

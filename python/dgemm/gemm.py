@@ -2,13 +2,18 @@
 """The normal FP8 GEMM with DeepGEMM's name and argument conventions, plus
 the runtime's config / prepare / kernel-IR entry points.
 
-Tensors are PyTorch tensors, or any object with ``shape``, ``stride()``,
+Tensors are PyTorch tensors, any DLPack tensor (an object with
+``__dlpack__`` and ``__dlpack_device__``: CuPy, JAX, ...; see
+:mod:`dgemm.dlpack`), or any object with ``shape``, ``stride()``,
 ``data_ptr()`` and ``dtype`` (``str(dtype)`` a PyTorch dtype name such as
 ``torch.float8_e4m3fn``); memory must be on the GPU. Arguments are checked
 here, before any GPU work, and violations raise :class:`DgemmArgumentError`
 (a ``ValueError``) naming the operand and the rule; the C API checks them
 again. PyTorch is imported only when a torch tensor needs it (the current
-stream, a device guard, a layout copy).
+stream, a device guard, a layout copy). Scale tensors in another layout than
+the kernels read are copied into it (as DeepGEMM does), which costs an extra
+small kernel per call: with ``DGEMM_LOG=1`` the first such copy of each
+kind is reported on stderr.
 
 Host overhead: a call whose operands have the same data pointers, shapes,
 strides and dtypes as an earlier one reuses that call's validated C structs
@@ -17,7 +22,7 @@ change is validated in full again (about 30 us).
 """
 import ctypes
 
-from . import _lib
+from . import _lib, dlpack, jit
 from ._lib import DgemmArgumentError, Tensor
 from .utils import ceil_div, get_col_major_tma_aligned_tensor, get_tma_aligned_size
 
@@ -61,10 +66,15 @@ def _fail(fn, msg, *args):
     raise DgemmArgumentError("%s: %s" % (fn, msg % args if args else msg))
 
 
+def _dtype_text(name):
+    """"torch.<name>" for dtype names, a DLPack description as it is."""
+    return name if "(" in name else "torch." + name
+
+
 def _want(fn, op, dtypes, rank):
     if op.dtype_name not in dtypes:
         _fail(fn, "%s must be %s, got %s", op.what,
-              " or ".join("torch." + d for d in dtypes), "torch." + op.dtype_name)
+              " or ".join("torch." + d for d in dtypes), _dtype_text(op.dtype_name))
     if len(op.shape) != rank:
         _fail(fn, "%s must be %d-D, got shape %s", op.what, rank, list(op.shape))
 
@@ -156,12 +166,19 @@ class _GemmArgs:
                       "== 0 (get_col_major_tma_aligned_tensor makes that layout; only "
                       "torch tensors are converted automatically), got strides %s",
                       SA.strides)
+            jit.log_once("sfa-copy", "%s: A scales [%d, %d] with strides %s are copied "
+                         "into the TMA-aligned MN-major layout (strides (1, %d)) on every "
+                         "call; convert them once with get_col_major_tma_aligned_tensor "
+                         "(logged once)" % (fn, m, kb, SA.strides, get_tma_aligned_size(m, 4)))
             SA = _sfa_op(get_col_major_tma_aligned_tensor(sfa), SA.what)
             self.copied = True
         if SB.strides != (kb, 1):
             if not _is_torch(sfb):
                 _fail(fn, "B scales must be contiguous (strides (%d, 1)), got %s",
                       kb, SB.strides)
+            jit.log_once("sfb-copy", "%s: B scales [%d, %d] with strides %s are copied "
+                         "into a contiguous tensor on every call; pass them contiguous "
+                         "(logged once)" % (fn, SB.shape[0], kb, SB.strides))
             SB = _Op(sfb.contiguous(), SB.what)
             self.copied = True
         for t in (A, SA, B, SB, D):
@@ -232,6 +249,19 @@ def _signature(fn, lhs, rhs, out):
         return None
 
 
+def _readable(lhs, rhs, out, stream):
+    """The operands with DLPack objects made readable (dlpack.as_operand);
+    anything else unchanged (the checks say what is wrong with it)."""
+    def pair(p, names):
+        if isinstance(p, (tuple, list)) and len(p) == 2:
+            return (dlpack.as_operand(p[0], stream, names[0]),
+                    dlpack.as_operand(p[1], stream, names[1]))
+        return p
+    return (pair(lhs, ("lhs[0] (A)", "lhs[1] (A scales)")),
+            pair(rhs, ("rhs[0] (B)", "rhs[1] (B scales)")),
+            dlpack.as_operand(out, stream, "out (D)"))
+
+
 def _prepare(fn, lhs, rhs, out):
     """(launch, keepalive): from the cache, or validated by _GemmArgs."""
     key = _signature(fn, lhs, rhs, out)
@@ -287,10 +317,16 @@ def gemm_fp8_fp8_bf16_nt(lhs, rhs, out, *, stream=None) -> None:
             current stream of ``out``'s device (0, the legacy default stream,
             for non-torch tensors).
 
+    Every tensor may also be a DLPack tensor of the same dtype and layout
+    (``__dlpack__``/``__dlpack_device__``: CuPy, JAX, ...): zero-copy, through
+    ``torch.from_dlpack`` when PyTorch is imported, else read directly
+    (:mod:`dgemm.dlpack`).
+
     Rules: K a positive multiple of 128; N a positive multiple of 8; M >= 0
-    (M = 0 does nothing); every base address 16-byte aligned; all tensors on
-    one CUDA device. Violations raise :class:`DgemmArgumentError` before any
-    GPU work.
+    (M = 0 does nothing); row strides of A, B (bytes) and D (2 bytes per
+    element) multiples of 16 bytes; every base address 16-byte aligned (TMA);
+    all tensors on one CUDA device. Violations raise
+    :class:`DgemmArgumentError` before any GPU work.
 
     The call is asynchronous (stream-ordered) like a PyTorch op. The first
     call with a new kernel config compiles that kernel (see :func:`prepare`);
@@ -299,6 +335,7 @@ def gemm_fp8_fp8_bf16_nt(lhs, rhs, out, *, stream=None) -> None:
     Runtime errors raise :class:`DgemmError` with the library's message.
     """
     fn = "gemm_fp8_fp8_bf16_nt"
+    lhs, rhs, out = _readable(lhs, rhs, out, stream)
     launch, keep = _prepare(fn, lhs, rhs, out)
     if launch.m == 0:
         return
@@ -308,7 +345,8 @@ def gemm_fp8_fp8_bf16_nt(lhs, rhs, out, *, stream=None) -> None:
 
 
 def bind_gemm_fp8_fp8_bf16_nt(lhs, rhs, out, *, stream=None):
-    """Validates the operands once and returns a no-argument callable that
+    """Validates the operands once (shapes, dtypes and alignment as
+    :func:`gemm_fp8_fp8_bf16_nt`) and returns a no-argument callable that
     launches the same GEMM again: the C call alone, with no Python checks and
     no stream or device lookup (the stream is fixed at bind time, and the
     caller's current device must be the operands'). A scale tensor that needs
@@ -317,6 +355,7 @@ def bind_gemm_fp8_fp8_bf16_nt(lhs, rhs, out, *, stream=None):
     their contents may change between calls. Used to measure the C API's own
     host overhead; handy in tight loops."""
     fn = "gemm_fp8_fp8_bf16_nt"
+    lhs, rhs, out = _readable(lhs, rhs, out, stream)
     args = _GemmArgs(fn, lhs, rhs, out)
     if args.m == 0:
         return lambda: None
@@ -340,8 +379,15 @@ def launch_kernel_ir(kernel_ir, lhs, rhs, out, *, stream=None) -> None:
     """Compiles kernel-level IR text (what ``dgemm-opt --dgemm-select-config
     --dgemm-lower-to-kernel`` prints, possibly edited by hand) with the rest
     of the pipeline and launches it on a normal GEMM's operands, which follow
-    the rules of :func:`gemm_fp8_fp8_bf16_nt`."""
+    the rules of :func:`gemm_fp8_fp8_bf16_nt` (A [M, K] e4m3 with sfa
+    [M, K/128] f32, B [N, K] e4m3 with sfb [⌈N/128⌉, K/128] f32, D [M, N]
+    bf16; K % 128 == 0, N % 8 == 0, 16-byte aligned rows and addresses); the
+    kernel's N and K must be those its IR was lowered for. Cached by the
+    text's hash."""
     fn = "launch_kernel_ir"
+    if not isinstance(kernel_ir, str):
+        _fail(fn, "kernel_ir must be the kernel IR text (str), got %s", type(kernel_ir).__name__)
+    lhs, rhs, out = _readable(lhs, rhs, out, stream)
     args = _GemmArgs(fn, lhs, rhs, out)
     if args.m == 0:
         return
@@ -356,9 +402,11 @@ def _check_mnk(fn, m, n, k):
 
 
 def config(m: int, n: int, k: int) -> str:
-    """The kernel config the runtime chooses for a normal GEMM of this shape,
-    as text (``#dgemm.config<block_m = ..., block_n = ..., ...>``). Needs no
-    GPU."""
+    """The kernel config the runtime chooses for a normal GEMM of this shape
+    (M >= 0 rows of A and D, N a positive multiple of 8, K a positive
+    multiple of 128), as text (``#dgemm.config<block_m = ..., block_n = ...,
+    ...>``), for the current device (or, without one, an H100/H200: sm_90a,
+    132 SMs) within the :func:`set_num_sms` limit. Needs no GPU."""
     fn = "config"
     _check_mnk(fn, m, n, k)
     lib = _lib.load()
@@ -379,9 +427,11 @@ def config(m: int, n: int, k: int) -> str:
 
 def prepare(m: int, n: int, k: int):
     """Compiles (or fetches from the caches) the normal GEMM kernel for this
-    shape without launching it. Returns ``(compile_ms, info)``: the time the
-    runtime spent compiling (0.0 on a cache hit) and its ``"config=...;
-    registers=...; ..."`` text."""
+    shape (M, N, K as in :func:`config`) without launching it; on a GPU also
+    loads it into the current context. Returns ``(compile_ms, info)``: the
+    time the runtime spent compiling (0.0 on a cache hit) and its
+    ``"config=...; kernel=...; cache=memory|disk|compiled; ...;
+    load_ms=...; registers=..."`` text."""
     fn = "prepare"
     _check_mnk(fn, m, n, k)
     lib = _lib.load()
@@ -393,8 +443,10 @@ def prepare(m: int, n: int, k: int):
 
 
 def compile_to_ptx(dgemm_ir: str) -> str:
-    """Compiles dgemm IR text (a module of dgemm ops) to PTX with the
-    dgemm-to-ptx pipeline. Needs no GPU."""
+    """Compiles dgemm IR text (a module of dgemm ops, whose operand types
+    state the shapes, dtypes and scale layouts; the dialect's verifier checks
+    them) to sm_90a PTX with the dgemm-to-ptx pipeline. Needs no GPU. Not
+    cached."""
     lib = _lib.load()
     ptr = ctypes.c_void_p()
     _lib.check(lib.dgemm_compile_to_ptx(dgemm_ir.encode(), ctypes.byref(ptr)),

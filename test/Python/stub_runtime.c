@@ -172,3 +172,11 @@ dgemm_status dgemm_get_num_sms(int64_t *n) {
   *n = stub_num_sms > 0 ? stub_num_sms : 132;
   return finish();
 }
+
+dgemm_status dgemm_jit_settings(char *buf, int64_t buf_size) {
+  if (buf && buf_size > 0)
+    snprintf(buf, (size_t)buf_size,
+             "cache_dir=/stub/cache; disable_cache=0; print_configs=1; "
+             "dump_ir=; log=2");
+  return finish();
+}

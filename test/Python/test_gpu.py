@@ -6,7 +6,20 @@ Small shapes with partial tiles, every A-scale layout the package accepts
 (bitwise-identical results), a side stream, argument errors with real torch
 tensors, config/prepare, and the per-token/per-block casts on the GPU. The
 numerical check is run_bench's (guarded, NaN-poisoned output; float64
-reference; calc_diff and elementwise bounds)."""
+reference; calc_diff and elementwise bounds).
+
+Serving: a GEMM captured in a CUDA graph on its very first call (compile
+and module load inside the capture) and replayed on new inputs; 8 threads
+calling at once, each with a shape (and kernel) of its own, on streams of
+their own; two processes compiling into one cold DGEMM_CACHE_DIR at once; a
+DLPack producer other than a torch tensor (a wrapper exposing only
+__dlpack__/__dlpack_device__)."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
 import unittest
 
 import _support as S
@@ -119,6 +132,147 @@ class Gpu(unittest.TestCase):
         self.assertGreaterEqual(ms, 0.0)
         ms2, _ = dgemm.prepare(4096, 7168, 2048)
         self.assertEqual(ms2, 0.0)  # cached now
+
+    def check(self, inp, d, seed=0):
+        ref, rms = self.rb.reference(torch, dgemm, inp)
+        return self.rb.check_output(torch, dgemm, d, ref, rms)
+
+    def test_cuda_graph_first_call_captured_and_replayed(self):
+        # A shape no other test uses: its kernel is compiled and loaded
+        # inside the capture.
+        m, n, k = 96, 3072, 1536
+        inp = self.rb.make_inputs(torch, dgemm, m, n, k, seed=21)
+        d = torch.full((m, n), float("nan"), dtype=torch.bfloat16, device="cuda")
+        a, sfa, b, sfb = inp["a"], inp["sfa_tma"], inp["b"], inp["sfb"]
+        torch.cuda.synchronize()
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            dgemm.gemm_fp8_fp8_bf16_nt((a, sfa), (b, sfb), d)
+        torch.cuda.synchronize()
+        self.assertTrue(torch.isnan(d.float()).all().item(), "capture must not run the GEMM")
+        g.replay()
+        torch.cuda.synchronize()
+        chk = self.check(inp, d)
+        self.assertTrue(chk["ok"], chk)
+        # New values in the captured buffers: the replay computes them.
+        new = self.rb.make_inputs(torch, dgemm, m, n, k, seed=22)
+        for name, dst in (("a", a), ("sfa_tma", sfa), ("b", b), ("sfb", sfb)):
+            dst.copy_(new[name])
+        d.fill_(float("nan"))
+        g.replay()
+        torch.cuda.synchronize()
+        chk = self.check(dict(new, a=a, sfa_tma=sfa, b=b, sfb=sfb), d)
+        self.assertTrue(chk["ok"], chk)
+        # A second graph with the kernel already loaded, row-major A scales
+        # (the layout copy is captured too).
+        d2 = torch.empty_like(d)
+        g2 = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g2):
+            dgemm.gemm_fp8_fp8_bf16_nt((a, new["sfa"]), (b, sfb), d2)
+        g2.replay()
+        torch.cuda.synchronize()
+        self.assertTrue(torch.equal(d2.view(torch.int16), d.view(torch.int16)))
+
+    def test_eight_threads_at_once(self):
+        shapes = [(64 + 40 * i, 1024 + 256 * i, 512 + 128 * (i % 3)) for i in range(8)]
+        inputs = [self.rb.make_inputs(torch, dgemm, m, n, k, seed=30 + i)
+                  for i, (m, n, k) in enumerate(shapes)]
+        outs = [torch.full((m, n), float("nan"), dtype=torch.bfloat16, device="cuda")
+                for m, n, _ in shapes]
+        streams = [torch.cuda.Stream() for _ in shapes]
+        torch.cuda.synchronize()
+        start = threading.Barrier(len(shapes))
+        errors = [None] * len(shapes)
+
+        def work(i):
+            try:
+                inp = inputs[i]
+                start.wait()
+                with torch.cuda.stream(streams[i]):
+                    for _ in range(3):
+                        dgemm.gemm_fp8_fp8_bf16_nt((inp["a"], inp["sfa_tma"]),
+                                                   (inp["b"], inp["sfb"]), outs[i])
+                streams[i].synchronize()
+            except Exception as e:  # noqa: BLE001 - reported by the main thread
+                errors[i] = e
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(len(shapes))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        self.assertEqual(errors, [None] * len(shapes))
+        for i, (m, n, k) in enumerate(shapes):
+            with self.subTest(m=m, n=n, k=k):
+                chk = self.check(inputs[i], outs[i])
+                self.assertTrue(chk["ok"], chk)
+
+    def test_two_processes_share_a_cold_cache(self):
+        cache = tempfile.mkdtemp(prefix="dgemm-gpu-shared-")
+        go = os.path.join(cache, "..", os.path.basename(cache) + ".go")
+        code = (
+            "import json, os, sys, time\n"
+            "sys.path.insert(0, %r)\n"
+            "import torch, dgemm, run_bench as rb\n"
+            "m, n, k = 200, 2560, 1792\n"
+            "inp = rb.make_inputs(torch, dgemm, m, n, k, seed=5)\n"
+            "ref, rms = rb.reference(torch, dgemm, inp)\n"
+            "d = torch.empty((m, n), dtype=torch.bfloat16, device='cuda')\n"
+            "torch.cuda.synchronize()\n"
+            "while not os.path.exists(%r): time.sleep(0.005)\n"
+            "ms, info = dgemm.prepare(m, n, k)\n"
+            "dgemm.gemm_fp8_fp8_bf16_nt((inp['a'], inp['sfa_tma']), (inp['b'], inp['sfb']), d)\n"
+            "torch.cuda.synchronize()\n"
+            "chk = rb.check_output(torch, dgemm, d, ref, rms)\n"
+            "print(json.dumps(dict(ok=bool(chk['ok']), info=info)))\n"
+        ) % (str(S.ROOT / "bench"), go)
+        env = dict(os.environ, DGEMM_CACHE_DIR=cache, PYTHONPATH=str(S.PYTHON_DIR),
+                   DGEMM_LIB=str(self.env.path))
+        procs = [subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True) for _ in range(2)]
+        import time
+        time.sleep(8)  # both have imported torch and made their inputs
+        open(go, "w").close()
+        results = []
+        for p in procs:
+            out, err = p.communicate(timeout=120)
+            self.assertEqual(p.returncode, 0, err)
+            results.append(json.loads(out.strip().splitlines()[-1]))
+        self.assertTrue(all(r["ok"] for r in results), results)
+        caches = sorted(kv for r in results for kv in r["info"].split("; ")
+                        if kv.startswith("cache="))
+        self.assertTrue(set(caches) <= {"cache=compiled", "cache=disk"}, caches)
+        names = sorted(os.listdir(cache))
+        self.assertEqual(len(names), 2, names)  # one entry, no temporaries left
+        self.assertEqual({os.path.splitext(x)[1] for x in names}, {".ptx", ".contract"})
+        # A third process finds the entry whole.
+        r = subprocess.run([sys.executable, "-c", "import dgemm; print(dgemm.prepare(200, 2560, "
+                            "1792)[1])"], env=env, capture_output=True, text=True, timeout=120)
+        self.assertIn("cache=disk", r.stdout, r.stderr)
+        os.unlink(go)
+
+    def test_dlpack_producer_other_than_a_torch_tensor(self):
+        class Producer:
+            """Only the DLPack protocol, over a torch tensor."""
+
+            def __init__(self, t):
+                self.t = t
+
+            def __dlpack__(self, **kwargs):
+                return self.t.__dlpack__(**kwargs)
+
+            def __dlpack_device__(self):
+                return self.t.__dlpack_device__()
+
+        m, n, k = 128, 512, 512
+        inp = self.rb.make_inputs(torch, dgemm, m, n, k, seed=40)
+        d = torch.full((m, n), float("nan"), dtype=torch.bfloat16, device="cuda")
+        torch.cuda.synchronize()
+        dgemm.gemm_fp8_fp8_bf16_nt((Producer(inp["a"]), Producer(inp["sfa_tma"])),
+                                   (Producer(inp["b"]), Producer(inp["sfb"])), Producer(d))
+        torch.cuda.synchronize()
+        chk = self.check(inp, d)
+        self.assertTrue(chk["ok"], chk)
 
     def test_casts_on_gpu(self):
         x = torch.randn(300, 512, device="cuda") * 5

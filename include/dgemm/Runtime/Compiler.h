@@ -24,6 +24,7 @@
 #include "dgemm/Runtime/KernelCache.h"
 #include "dgemm/Runtime/KernelKey.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -57,6 +58,9 @@ struct CompileOptions {
   /// When set, receives the module as printed after the pipeline (e.g. the
   /// kernel IR after `dgemm-to-kernel`).
   std::string *outputIR = nullptr;
+  /// Where to write every stage's IR and the PTX (IRDump.h); unset: the
+  /// DGEMM_DUMP_IR environment variable (JitEnv.h); empty: no dump.
+  std::optional<std::string> dumpIRDir;
 };
 
 /// The general form: parses `moduleText`, runs `pipeline` (textual pass

@@ -83,6 +83,10 @@ public:
       const uint64_t *, const uint64_t *, const uint32_t *, const uint32_t *,
       cuda::CUtensorMapInterleave, cuda::CUtensorMapSwizzle,
       cuda::CUtensorMapL2promotion, cuda::CUtensorMapFloatOOBfill) = nullptr;
+  /// Optional (null when the driver lacks it): lets a module be loaded
+  /// while the thread's stream is being captured into a CUDA graph.
+  cuda::CUresult (*cuThreadExchangeStreamCaptureMode)(
+      cuda::CUstreamCaptureMode *) = nullptr;
 
 private:
   CudaDriver() = default;

@@ -8,8 +8,9 @@
 // to a temporary name in the same directory and renamed into place, so a
 // concurrent process never reads half a file. An entry that is unreadable,
 // truncated, corrupt or for another key is recompiled and overwritten. A
-// directory that cannot be created or written leaves the cache memory-only,
-// silently: the disk cache never fails a call.
+// directory that cannot be created or written leaves the cache memory-only
+// (said under DGEMM_LOG=1, JitEnv.h): the disk cache never fails a call.
+// global() honours DGEMM_DISABLE_CACHE (memory only).
 //
 //===----------------------------------------------------------------------===//
 #ifndef DGEMM_RUNTIME_KERNELCACHE_H
@@ -47,7 +48,8 @@ public:
   /// empty (memory only).
   static std::string defaultDirectory();
 
-  /// The process-wide cache over defaultDirectory().
+  /// The process-wide cache over defaultDirectory(), or memory-only when
+  /// DGEMM_DISABLE_CACHE is set.
   static KernelCache &global();
 
   /// Fills `out` with the kernel (ptx + contract) and sets `keyText` on it.
