@@ -7,6 +7,7 @@ dgemm.schedule_tile), each launched through the runtime, checked and timed
 alternately (3 rounds) with the benchmark's harness.
 
   DGEMM_OPT=.../dgemm-opt PYTHONPATH=python python3 bench/ab_kernel_ir.py 4096,7168,16384
+  ... bench/ab_kernel_ir.py --parts-only --normal   # wgmma-parts 1 vs 2, 18 shapes
 """
 import re
 import subprocess
@@ -27,10 +28,12 @@ def lower(ir, parts):
                           input=sel, capture_output=True, text=True, check=True).stdout
 
 
-def variants(m, n, k):
+def variants(m, n, k, parts_only=False):
     ir = ab_epilogue.run_bench_ir(m, n, k)
     base = lower(ir, 2)
     out = {"default": base, "wgmma-parts=1": lower(ir, 1)}
+    if parts_only:
+        return out
     for g in (4, 8, 32):
         out["swizzle_group=%d" % g] = re.sub(r"swizzle_group = \d+ : i32", "swizzle_group = %d : i32" % g, base)
     return out
@@ -40,9 +43,13 @@ def main(argv):
     import torch
     dgemm = run_bench.import_dgemm()
     timer = run_bench.Timer(torch, iters=15, warmup=3)
-    for arg in argv or ["4096,7168,16384"]:
+    parts_only = "--parts-only" in argv
+    args = [a for a in argv if not a.startswith("--")]
+    if "--normal" in argv:
+        args += ["%d,%d,%d" % (s["m"], s["n"], s["k"]) for s in run_bench.read_shapes()]
+    for arg in args or ["4096,7168,16384"]:
         m, n, k = map(int, arg.split(","))
-        v = variants(m, n, k)
+        v = variants(m, n, k, parts_only)
         ab_epilogue.print_times(arg, m, n, k, ab_epilogue.time_variants(torch, dgemm, timer, m, n, k, v))
     return 0
 

@@ -180,3 +180,18 @@ llvm.func @epilogue_rows(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f3
   llvm.return
 }
 }
+
+// -----
+
+// With a group operand, the TMA store has 3-D coordinates (n0, m0, group).
+// CHECK-LABEL: llvm.func @epilogue_group
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %arg2, %arg1, box[%arg3, %arg4, %arg6]
+// ROWS-LABEL: llvm.func @epilogue_group
+// STORES-LABEL: llvm.func @epilogue_group
+gpu.module @k {
+llvm.func @epilogue_group(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %staging: !llvm.ptr<3>, %map: !llvm.ptr,
+    %n0: i32, %m0: i32, %tid: i32, %g: i32) {
+  dgemm.epilogue_store (%t), %staging, %map[%n0, %m0, %g] tid %tid {block_m = 64 : i32, block_n = 16 : i32, consumers = 1 : i32} : (!llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>), !llvm.ptr
+  llvm.return
+}
+}

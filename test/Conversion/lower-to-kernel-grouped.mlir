@@ -44,20 +44,21 @@ func.func @contiguous(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided
 
 // -----
 
-// Masked grouped GEMM: A and its scales through 3-D maps (group outermost),
-// D by address; each role walks the groups' tiles with a while loop that
-// moves to the next group once its tile index passes the group's
-// ceil(min(masked_m[g], M_max) / 128) * 32 tiles; rows below masked_m[g]
-// are stored straight from registers.
+// Masked grouped GEMM: A, its scales and D through 3-D maps (group
+// outermost), D's address too; each role walks the groups' tiles with a
+// while loop that moves to the next group once its tile index passes the
+// group's ceil(min(masked_m[g], M_max) / 128) * 32 tiles; a tile wholly
+// below masked_m[g] is stored by TMA at (n0, m0, g), one that crosses it
+// straight from registers for its rows below masked_m[g].
 // CHECK-LABEL: llvm.func @dgemm_grouped_masked_g4_n4096_k7168_bm128_bn128_s5_g16_c128_p2(
-// CHECK-SAME: %arg3: !llvm.ptr<1>, %arg4: !llvm.ptr<1>, %[[MMAX:.+]]: i32, %[[MM:.+]]: !llvm.ptr<1>)
+// CHECK-SAME: %[[MMAX:arg5]]: i32, %[[MM:arg6]]: !llvm.ptr<1>, %[[DPTR:arg7]]: !llvm.ptr<1>)
 // CHECK-SAME: groups = 4 : i64, k = 7168 : i64, layout = 2 : i64
 // CHECK-SAME: {box = [128, 128, 1], dims = [2, 1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}
 // CHECK-SAME: {box = [128, 1, 1], dims = [1, 2, 0], dtype = "f32", kind = "tensor_map", operand = 1 : i64, swizzle = 0 : i64}
 // CHECK-SAME: {box = [128, 128, 1], dims = [2, 1, 0], dtype = "u8", kind = "tensor_map", operand = 2 : i64, swizzle = 128 : i64}
-// CHECK-SAME: {kind = "ptr", operand = 5 : i64}, {kind = "ptr", operand = 3 : i64}, {kind = "m"}, {kind = "ptr", operand = 4 : i64}]}
-// No tensor map prefetch for D (it is an address).
-// CHECK-COUNT-3: nvvm.prefetch tensormap
+// CHECK-SAME: {box = [128, 128, 1], dims = [2, 1, 0], dtype = "bf16", kind = "tensor_map", operand = 5 : i64, swizzle = 0 : i64}
+// CHECK-SAME: {kind = "ptr", operand = 3 : i64}, {kind = "m"}, {kind = "ptr", operand = 4 : i64}, {kind = "ptr", operand = 5 : i64}]}
+// CHECK-COUNT-4: nvvm.prefetch tensormap
 // CHECK-NOT: nvvm.prefetch
 // CHECK: nvvm.setmaxregister decrease 40
 // CHECK: scf.while (%[[T:.+]] = %{{.+}}, %[[GRP:.+]] = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}})
@@ -78,8 +79,13 @@ func.func @contiguous(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided
 // CHECK: scf.while
 // CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
 // CHECK: nvvm.barrier id = %c2_i32
-// CHECK-NOT: dgemm.epilogue_store(
-// CHECK: dgemm.epilogue_store_rows(%{{.+}}#1, %{{.+}}#2), %{{.+}} rows %{{.+}} cols %{{.+}} tid %{{.+}} {block_m = 128 : i32, block_n = 128 : i32, consumers = 2 : i32, ld = 4096 : i32}
+// CHECK: %[[ROWS:.+]] = arith.subi %{{.+}}, %{{.+}} : i32
+// CHECK: %[[WHOLE:.+]] = arith.cmpi sge, %[[ROWS]], %c128_i32
+// CHECK: scf.if %[[WHOLE]] {
+// CHECK-NEXT: dgemm.epilogue_store(%{{.+}}#1, %{{.+}}#2), %{{.+}}, %arg3[%{{.+}}, %{{.+}}, %[[GC:.+]]] tid
+// CHECK: } else {
+// CHECK: llvm.getelementptr %[[DPTR]]
+// CHECK: dgemm.epilogue_store_rows(%{{.+}}#1, %{{.+}}#2), %{{.+}} rows %[[ROWS]] cols %{{.+}} tid %{{.+}} {block_m = 128 : i32, block_n = 128 : i32, consumers = 2 : i32, ld = 4096 : i32}
 func.func @masked(%a: memref<4x256x7168xf8E4M3FN>, %sa: memref<4x256x56xf32, strided<[14336, 1, 256]>>,
     %b: memref<4x4096x7168xf8E4M3FN>, %sb: memref<4x32x56xf32>, %mm: memref<4xi32>, %d: memref<4x256x4096xbf16>) {
   dgemm.grouped_gemm #dgemm.grouped<masked> ins(%a, %sa, %b, %sb : memref<4x256x7168xf8E4M3FN>,

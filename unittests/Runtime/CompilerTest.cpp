@@ -292,16 +292,20 @@ TEST(Compiler, GroupedKernelsCompile) {
     EXPECT_EQ(c.layout, masked ? kLayoutMasked : kLayoutContiguous);
     EXPECT_EQ(c.groups, masked ? 4 : 8);
     EXPECT_EQ(c.cluster, 1);
-    // A, A scales, B maps; D (map, or masked an address); B-scale pointer;
-    // M; the groups tensor's address.
-    ASSERT_EQ(c.params.size(), 7u);
+    // A, A scales, B and D maps (masked: A, its scales and D 3-D); B-scale
+    // pointer; M; the groups tensor's address; masked: D's address.
+    ASSERT_EQ(c.params.size(), masked ? 8u : 7u);
     EXPECT_EQ(c.params[0].dims.size(), masked ? 3u : 2u);
     EXPECT_EQ(c.params[2].dims, (std::vector<int64_t>{2, 1, 0}));
-    EXPECT_EQ(c.params[3].kind,
-              masked ? ParamKind::Pointer : ParamKind::TensorMap);
+    EXPECT_EQ(c.params[3].kind, ParamKind::TensorMap);
+    EXPECT_EQ(c.params[3].dims.size(), masked ? 3u : 2u);
     EXPECT_EQ(c.params[3].operand, 5);
     EXPECT_EQ(c.params[6].kind, ParamKind::Pointer);
     EXPECT_EQ(c.params[6].operand, 4);
+    if (masked) {
+      EXPECT_EQ(c.params[7].kind, ParamKind::Pointer);
+      EXPECT_EQ(c.params[7].operand, 5);
+    }
     // The contract survives the disk cache's text form.
     LaunchContract parsed;
     ASSERT_TRUE(parseContract(printContract(c), parsed).ok());

@@ -231,8 +231,11 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
                           : arith::AddIOp::create(rw, loc, op.getN0(),
                                                   c(64 * q))
                                 .getResult();
+        SmallVector<Value, 3> coords = {n0, op.getM0()};
+        if (op.getGroup())
+          coords.push_back(op.getGroup());
         NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-            rw, loc, op.getDMap(), src, ValueRange{n0, op.getM0()}, Value(),
+            rw, loc, op.getDMap(), src, coords, Value(),
             NVVM::TMAStoreModeAttr::get(ctx, NVVM::TMAStoreMode::TILE),
             Value());
       }

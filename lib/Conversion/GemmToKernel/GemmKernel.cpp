@@ -45,9 +45,12 @@
 //     ceil(min(masked_m[g], M_max) / BM) M blocks x N blocks, walked in
 //     group order: a CTA keeps (g, first tile of g) and moves forward as its
 //     tile index grows, reading masked_m on the device (the launch does not
-//     depend on it); the epilogue stores rows < masked_m[g] straight from
-//     registers (dgemm.epilogue_store_rows) and the consumers meet at a
-//     named barrier before the next tile's B scales overwrite shared memory.
+//     depend on it); a tile whose rows are all below masked_m[g] is stored
+//     as in the normal kernel (TMA store through a 3-D map of D), one that
+//     crosses it straight from registers, row-predicated
+//     (dgemm.epilogue_store_rows); the consumers meet at a named barrier
+//     before the next tile's B scales overwrite shared memory (the
+//     row-predicated store has no barrier of its own).
 //
 // The ring counter `it` runs on across tiles, so producer and consumers agree
 // on stage and parity without talking. Rows of a thread: r0 = 64w + 16*warp
@@ -139,10 +142,9 @@ private:
     }
     NVVM::FenceMbarrierInitOp::create(b, loc);
     for (GemmKernelParam p : {kMapA, kMapSFA, kMapB, kMapD})
-      if (p != kMapD || !l.masked())
-        NVVM::PrefetchOp::create(b, loc, /*cacheLevel=*/nullptr,
-                                 /*evictPriority=*/nullptr, tensorMap(p),
-                                 /*predicate=*/Value(), b.getUnitAttr());
+      NVVM::PrefetchOp::create(b, loc, /*cacheLevel=*/nullptr,
+                               /*evictPriority=*/nullptr, tensorMap(p),
+                               /*predicate=*/Value(), b.getUnitAttr());
     b.setInsertionPointAfter(first);
     if (l.cluster > 1) {
       // The peer's barriers are initialised before anyone uses them.
@@ -428,15 +430,29 @@ private:
       }
       scf::YieldOp::create(b, loc, results);
       b.setInsertionPointAfter(kLoop);
-      if (l.masked())
-        storeMaskedTile(kLoop.getResults().drop_front(), group, m0, n0);
-      else
-        EpilogueStoreOp::create(b, loc, kLoop.getResults().drop_front(),
-                                k.byteAt(smem, l.dOff), tensorMap(kMapD), n0,
-                                m0, tid, b.getI32IntegerAttr(l.blockM),
+      ValueRange totals = kLoop.getResults().drop_front();
+      auto tmaStore = [&](Value groupCoord) {
+        EpilogueStoreOp::create(b, loc, totals, k.byteAt(smem, l.dOff),
+                                tensorMap(kMapD), n0, m0, groupCoord, tid,
+                                b.getI32IntegerAttr(l.blockM),
                                 b.getI32IntegerAttr(l.blockN),
                                 b.getI32IntegerAttr(l.consumers),
                                 b.getI32IntegerAttr(l.dSwizzle));
+      };
+      if (l.masked()) {
+        // Whole tile below masked_m[g]: TMA store; else by row.
+        Value rows = k.sub(maskedRows(group), m0);
+        Value whole = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::sge, rows, k.c32(l.blockM));
+        auto which = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(which.thenBlock());
+        tmaStore(group);
+        b.setInsertionPointToStart(which.elseBlock());
+        storeMaskedTile(totals, rows, m0, n0, group);
+      } else {
+        tmaStore(Value());
+      }
       return kLoop.getResult(0);
     });
     // The last tile's TMA store must have read its staging tile before the
@@ -448,9 +464,10 @@ private:
     b.setInsertionPointAfter(last);
   }
 
-  /// Masked layout: the tile's rows below masked_m[g] go straight to D
+  /// Masked layout: the tile's first `rows` rows go straight to D
   /// [G, M_max, N] (contiguous) at element ((g * M_max + m0) * N + n0).
-  void storeMaskedTile(ValueRange totals, Value group, Value m0, Value n0) {
+  void storeMaskedTile(ValueRange totals, Value rows, Value m0, Value n0,
+                       Value group) {
     Type i64 = k.i64;
     auto wide = [&](Value v) -> Value {
       return arith::ExtUIOp::create(b, loc, i64, v);
@@ -467,10 +484,10 @@ private:
     Value bytes = arith::MulIOp::create(
         b, loc, element, arith::ConstantIntOp::create(b, loc, i64, 2));
     Value d = LLVM::GEPOp::create(b, loc, k.ptr1, k.i8,
-                                  fn.getArgument(kMapD),
+                                  fn.getArgument(kDPtr),
                                   ArrayRef<LLVM::GEPArg>{bytes});
     EpilogueStoreRowsOp::create(
-        b, loc, totals, d, k.sub(maskedRows(group), m0),
+        b, loc, totals, d, rows,
         k.sub(k.c32(l.n), n0), tid, b.getI32IntegerAttr(l.n),
         b.getI32IntegerAttr(l.blockM), b.getI32IntegerAttr(l.blockN),
         b.getI32IntegerAttr(l.consumers));
@@ -536,19 +553,17 @@ LLVM::LLVMFuncOp mlir::dgemm::buildGemmKernel(OpBuilder &b, Location loc,
   MLIRContext *ctx = b.getContext();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
   auto ptr1 = LLVM::LLVMPointerType::get(ctx, 1);
-  // D: a tensor map, or (masked) its address.
-  SmallVector<Type> params = {ptr, ptr, ptr, l.masked() ? Type(ptr1) : ptr,
-                              ptr1, b.getI32Type()};
+  SmallVector<Type> params = {ptr, ptr, ptr, ptr, ptr1, b.getI32Type()};
   if (l.grouped())
     params.push_back(ptr1); // m_indices or masked_m
+  if (l.masked())
+    params.push_back(ptr1); // D's address
   auto fnType =
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params);
   auto fn = LLVM::LLVMFuncOp::create(b, loc, name, fnType);
   // Tensor maps by value: 128 bytes, 128-aligned, in the param space.
   auto mapType = LLVM::LLVMArrayType::get(b.getI8Type(), 128);
   for (GemmKernelParam p : {kMapA, kMapSFA, kMapB, kMapD}) {
-    if (p == kMapD && l.masked())
-      continue;
     fn.setArgAttr(p, "llvm.byval", TypeAttr::get(mapType));
     fn.setArgAttr(p, "llvm.align", b.getI64IntegerAttr(128));
     fn.setArgAttr(p, "nvvm.grid_constant", b.getUnitAttr());

@@ -15,10 +15,10 @@
 
 namespace mlir::dgemm {
 
-/// Kernel parameters, in order. kMapD is D's tensor map, except in the
-/// masked layout, where it is D's address (stores are predicated by row);
+/// Kernel parameters, in order. kMapD is D's tensor map (masked: 3-D);
 /// kM is M (normal), M_sum (contiguous) or M_max (masked); kGroups, grouped
-/// layouts only, is the address of m_indices (contiguous) or masked_m.
+/// layouts only, is the address of m_indices (contiguous) or masked_m;
+/// kDPtr, masked only, is D's address (partial tiles are stored by row).
 enum GemmKernelParam {
   kMapA = 0,
   kMapSFA,
@@ -26,7 +26,8 @@ enum GemmKernelParam {
   kMapD,
   kSFBPtr,
   kM,
-  kGroups
+  kGroups,
+  kDPtr
 };
 
 /// Builds the kernel at the builder's insertion point (inside a gpu.module

@@ -39,7 +39,7 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c, int64_t n,
   // a tile has few K blocks; with many it measured slower on the H200 (A/B in
   // one process, bench/ab_epilogue.py: K=512 +48%, K=7168 -4..0%, K=16384
   // -6%), so long-K kernels keep row-major staging.
-  l.dSwizzle = c.blockN % 64 == 0 && k <= 4096 && !l.masked() ? 128 : 0;
+  l.dSwizzle = c.blockN % 64 == 0 && k <= 4096 ? 128 : 0;
   l.nParts = 1;
   for (int64_t parts = std::max<int64_t>(maxParts, 1); parts > 1; --parts)
     if (c.blockN % (8 * parts) == 0 && c.blockN / parts >= 32) {

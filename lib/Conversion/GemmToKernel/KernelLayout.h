@@ -41,8 +41,9 @@ struct KernelLayout {
   /// staging).
   int64_t dSwizzle;
   /// Normal, or one of the m-grouped layouts (then `groups` experts, B
-  /// [G, N, K] through a 3-D tensor map; masked: A [G, M_max, K] too, and D
-  /// written by predicated stores, so no staging tile: dSwizzle = 0).
+  /// [G, N, K] through a 3-D tensor map; masked: A [G, M_max, K] and D
+  /// [G, M_max, N] too, tiles that are partly past masked_m[g] written by
+  /// row-predicated stores).
   ::dgemm::GemmKind kind = ::dgemm::GemmKind::Normal;
   int64_t groups = 1;
   int64_t dOff, aOff, bOff, sfaOff, sfbOff, barOff, smemBytes;

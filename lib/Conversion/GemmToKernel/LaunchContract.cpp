@@ -40,7 +40,7 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
                                                     const KernelLayout &l) {
   ContractBuilder c{ctx};
   Builder &b = c.b;
-  SmallVector<Attribute> params(l.grouped() ? 7 : 6);
+  SmallVector<Attribute> params(l.masked() ? 8 : l.grouped() ? 7 : 6);
   // Operands in op order: A, A scales, B, B scales, [groups,] D.
   const int64_t dOperand = l.grouped() ? 5 : 4;
   if (l.masked()) {
@@ -59,16 +59,20 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
                       ? c.tensorMap(2, {2, 1, 0}, {128, l.blockN, 1}, 128, "u8")
                       : c.tensorMap(2, {1, 0}, {128, l.blockN}, 128, "u8");
   // D: one box per tile, or 64-column boxes with 128-byte swizzle; masked:
-  // its address (row-predicated stores).
+  // D [G, M_max, N] through a 3-D map, and its address for the tiles that
+  // cross masked_m (row-predicated stores).
   auto ptr = [&](int64_t operand) {
     return b.getDictionaryAttr({b.getNamedAttr("kind", b.getStringAttr("ptr")),
                                 c.i64("operand", operand)});
   };
+  int64_t boxN = l.dSwizzle ? 64 : l.blockN, swizzleD = l.dSwizzle ? 128 : 0;
   params[kMapD] =
-      l.masked() ? ptr(dOperand)
-      : l.dSwizzle
-          ? c.tensorMap(dOperand, {1, 0}, {64, l.blockM}, 128, "bf16")
-          : c.tensorMap(dOperand, {1, 0}, {l.blockN, l.blockM}, 0, "bf16");
+      l.masked()
+          ? c.tensorMap(dOperand, {2, 1, 0}, {boxN, l.blockM, 1}, swizzleD,
+                        "bf16")
+          : c.tensorMap(dOperand, {1, 0}, {boxN, l.blockM}, swizzleD, "bf16");
+  if (l.masked())
+    params[kDPtr] = ptr(dOperand);
   params[kSFBPtr] = ptr(3);
   params[kM] =
       b.getDictionaryAttr({b.getNamedAttr("kind", b.getStringAttr("m"))});

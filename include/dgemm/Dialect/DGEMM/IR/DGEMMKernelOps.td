@@ -93,7 +93,8 @@ def DGEMM_PromoteOp : DGEMM_KernelOp<"promote",
   let hasVerifier = 1;
 }
 
-def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store"> {
+def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store",
+    [AttrSizedOperandSegments]> {
   let summary = "bf16 output tile: registers -> shared memory -> TMA store";
   let description = [{
     The consumer warpgroups wait (thread 0, then named barrier 1) until the
@@ -105,7 +106,9 @@ def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store"> {
     tensor map `d_map` (the store clips rows >= M and columns >= N). The
     store is committed but not waited for: it drains while the next tile's
     main loop runs; the kernel waits for the last one before it exits. The
-    `tid` is the thread index (0 .. 128 * consumers - 1).
+    `tid` is the thread index (0 .. 128 * consumers - 1). With a `group`
+    operand the map is 3-D (D [G, M, N]) and the tile goes to coordinates
+    (`n0`, `m0`, `group`).
 
     With `swizzle = 128` (block N a multiple of 64) the staging tile is laid
     out as block_n/64 chunks of block_m rows x 128 bytes, the 16-byte pieces
@@ -115,12 +118,13 @@ def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store"> {
     bytes would put them all in the same one).
   }];
   let arguments = (ins Variadic<LLVM_AnyStruct>:$totals, DGEMM_SharedPtr:$staging,
-                       LLVM_AnyPointer:$d_map, I32:$n0, I32:$m0, I32:$tid,
+                       LLVM_AnyPointer:$d_map, I32:$n0, I32:$m0,
+                       Optional<I32>:$group, I32:$tid,
                        I32Attr:$block_m, I32Attr:$block_n,
                        I32Attr:$consumers,
                        DefaultValuedAttr<I32Attr, "0">:$swizzle);
   let assemblyFormat = [{
-    `(` $totals `)` `,` $staging `,` $d_map `[` $n0 `,` $m0 `]` `tid` $tid attr-dict
+    `(` $totals `)` `,` $staging `,` $d_map `[` $n0 `,` $m0 (`,` $group^)? `]` `tid` $tid attr-dict
     `:` `(` type($totals) `)` `,` type($d_map)
   }];
   let hasVerifier = 1;
