@@ -446,23 +446,18 @@ private:
             k.andi(k.divu(i, k.c32(l.stages)), k.c32(1))};
   }
 
-  /// This warpgroup's A rows and the B tile in stage s.
-  std::pair<Value, Value> stageTiles(const MainLoop &ml, Value s) {
-    return {k.byteAt(stageBuffer(l.aOff, l.aStageBytes, s),
-                     k.mul(ml.wg, k.c32(64 * 128))),
-            stageBuffer(l.bOff, l.bStageBytes, s)};
-  }
-
-  /// wgmma of column part p (BN/parts columns) of the tiles, committed as
-  /// its own group; `fence` first (the fragment's registers were just read).
-  Value issuePart(const MainLoop &ml, std::pair<Value, Value> tiles,
-                  int64_t p, bool fence) {
+  /// wgmma of column part p (BN/parts columns) on stage s, committed as its
+  /// own group; `fence` first (the fragment's registers were just read).
+  Value issuePart(const MainLoop &ml, Value s, int64_t p, bool fence) {
     const int64_t partN = l.blockN / l.nParts;
+    Value aTile = k.byteAt(stageBuffer(l.aOff, l.aStageBytes, s),
+                           k.mul(ml.wg, k.c32(64 * 128)));
+    Value bTile = stageBuffer(l.bOff, l.bStageBytes, s);
     if (fence)
       NVVM::WgmmaFenceAlignedOp::create(b, loc);
     // Part p uses B rows p*partN.. (a multiple of 8 rows: 1024-aligned).
-    Value acc = WgmmaTileOp::create(b, loc, ml.fragment, tiles.first,
-                                    k.byteAt(tiles.second, p * partN * 128),
+    Value acc = WgmmaTileOp::create(b, loc, ml.fragment, aTile,
+                                    k.byteAt(bTile, p * partN * 128),
                                     b.getI32IntegerAttr(partN));
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
     return acc;
@@ -499,11 +494,10 @@ private:
     // the wgmma fence.
     waitParity(fullBarrier(s), phase);
     BlockScales sc = readScales(ml, s, kb);
-    auto tiles = stageTiles(ml, s);
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
     SmallVector<Value> accs;
     for (int64_t p = 0; p < parts; ++p)
-      accs.push_back(issuePart(ml, tiles, p, /*fence=*/false));
+      accs.push_back(issuePart(ml, s, p, /*fence=*/false));
     SmallVector<Value> results = {k.add(i, k.c32(1))};
     for (int64_t p = 0; p < parts; ++p) {
       waitGroups(parts - 1 - p);
@@ -536,10 +530,9 @@ private:
     auto [s, ph] = ringSlot(i);
     waitParity(fullBarrier(s), ph);
     BlockScales sc = readScales(ml, s, kb0);
-    auto tiles = stageTiles(ml, s);
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
-    Value acc0 = issuePart(ml, tiles, 0, /*fence=*/false);
-    Value acc1 = issuePart(ml, tiles, 1, /*fence=*/false);
+    Value acc0 = issuePart(ml, s, 0, /*fence=*/false);
+    Value acc1 = issuePart(ml, s, 1, /*fence=*/false);
     for (int64_t u = 0; u < count; ++u) {
       const bool last = u == count - 1;
       waitGroups(1);
@@ -547,20 +540,18 @@ private:
       Value next = k.add(i, k.c32(1));
       Value sNext;
       BlockScales scNext;
-      std::pair<Value, Value> tilesNext;
       if (!last) {
         auto [s1, ph1] = ringSlot(next);
         sNext = s1;
         waitParity(fullBarrier(s1), ph1);
         scNext = readScales(ml, s1, k.add(kb0, k.c32(u + 1)));
-        tilesNext = stageTiles(ml, s1);
-        acc0 = issuePart(ml, tilesNext, 0, /*fence=*/true);
+        acc0 = issuePart(ml, s1, 0, /*fence=*/true);
       }
       waitGroups(last ? 0 : 1);
       releaseStage(s, ml.lane);
       totals[1] = promote(ml, totals[1], acc1, sc, 1, /*pinned=*/!last);
       if (!last)
-        acc1 = issuePart(ml, tilesNext, 1, /*fence=*/true);
+        acc1 = issuePart(ml, sNext, 1, /*fence=*/true);
       i = next;
       s = sNext;
       sc = scNext;
