@@ -37,23 +37,14 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
     `wgmma-parts` splits each consumer's tile columns into that many wgmma
     chains (of at least 32 columns, whole 8-column groups), each committed on
     its own, so that the promotion of one part overlaps the tensor cores'
-    work on another. With two parts and `pipeline-blocks` = P > 0 the loop is software-pipelined over groups of P K blocks: while part
-    0 of block kb is promoted, part 1 of kb runs; while part 1 is promoted,
-    part 0 of kb + 1 runs, so the tensor cores have a part queued during
-    every promotion but the last of each group (the pipeline drains at the
-    end of a loop iteration: ptxas serializes wgmmas left in flight across
-    a back edge). With 0 (the default, until measured), both parts of a
-    block are issued, then promoted in
-    turn (the tensor cores idle during the second promotion); one-process
-    A/B on the H200 (bench/results/2026-11-30-c284206-ab-parts.log) measured
-    that no better than a single part.
+    work on the next. One-process A/B on the H200 (bench/ab_kernel_ir.py,
+    bench/results/2026-11-30-a674362-ab-kernel-ir.log): one part was 7%
+    faster at 4096x7168x2048 and even at 4096x7168x16384; the default stays 2
+    until a full run measures one part on every shape.
   }];
   let options = [
     Option<"wgmmaParts", "wgmma-parts", "int64_t", /*default=*/"2",
            "Most wgmma chains to split a tile's columns into">,
-    Option<"pipelineBlocks", "pipeline-blocks", "int64_t", /*default=*/"0",
-           "With two parts: K blocks per software-pipelined loop iteration "
-           "(0: not pipelined)">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",

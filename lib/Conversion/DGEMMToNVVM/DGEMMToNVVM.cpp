@@ -5,7 +5,6 @@
 //   dgemm.wgmma_tile     -> 4 x nvvm.wgmma.mma_async m64nNk32 e4m3, the
 //                           first with scale-d = zero
 //   dgemm.promote        -> per register: fma(acc, sa(row) * sb(col group), t)
-//                           (pinned: then an empty asm tying the results)
 //   dgemm.epilogue_store -> wait until the previous store read the staging
 //                           tile, bf16x2 packing, shared stores, async-proxy
 //                           fence, named barrier, TMA store by thread 0 (not
@@ -131,24 +130,6 @@ struct PromoteLowering : OpRewritePattern<PromoteOp> {
         Value r = LLVM::FMAOp::create(rw, loc, a, s, t);
         result = LLVM::InsertValueOp::create(rw, loc, result, r, i);
       }
-    }
-    if (op.getPinned()) {
-      // "=f" outputs tied to the same inputs: the values stay put, but
-      // every FMA above must have run before this (volatile) asm.
-      SmallVector<Value> fieldsIn;
-      std::string constraints;
-      for (int64_t i = 0; i < fields; ++i) {
-        fieldsIn.push_back(LLVM::ExtractValueOp::create(rw, loc, result, i));
-        constraints += (i ? ",=f" : "=f");
-      }
-      for (int64_t i = 0; i < fields; ++i)
-        constraints += "," + std::to_string(i);
-      result = LLVM::InlineAsmOp::create(
-                   rw, loc, type, fieldsIn, rw.getStringAttr(""),
-                   rw.getStringAttr(constraints), rw.getUnitAttr(),
-                   /*is_align_stack=*/nullptr, /*tail_call_kind=*/nullptr,
-                   /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr)
-                   .getResult(0);
     }
     rw.replaceOp(op, result);
     return success();

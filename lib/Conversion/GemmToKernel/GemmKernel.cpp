@@ -64,8 +64,6 @@
 #include "dgemm/Dialect/DGEMM/IR/DGEMM.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
-#include <array>
-
 using namespace mlir;
 using namespace mlir::dgemm;
 
@@ -355,7 +353,7 @@ private:
                      k.add(k.mul(k.remu(warp, k.c32(4)), k.c32(16)),
                            k.divu(lane, k.c32(4))));
     Value r1 = k.add(r0, k.c32(8));
-    const int64_t partN = l.blockN / l.nParts;
+    const int64_t parts = l.nParts, partN = l.blockN / l.nParts;
     SmallVector<Type> fields(partN / 2, k.f32);
     auto fragment = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
     Value sfb = fn.getArgument(kSFBPtr);
@@ -384,10 +382,55 @@ private:
       copyBScales(sfbGroup, nb0, nb1);
       Value sfbRow0 = k.byteAt(smem, l.sfbOff);
       Value sfbRow1 = k.byteAt(smem, l.sfbOff + 4 * l.kBlocks);
-      MainLoop ml{wg, lane, r0, r1, sfbRow0, sfbRow1, former, fragment};
-      SmallVector<Value> loopOut = l.pipelined ? pipelinedMainLoop(ml, it)
-                                               : sequentialMainLoop(ml, it);
-      ValueRange totals = ValueRange(loopOut).drop_front();
+      Value zero = LLVM::ZeroOp::create(b, loc, fragment);
+
+      SmallVector<Value> inits = {it};
+      inits.append(parts, zero);
+      auto kLoop = scf::ForOp::create(b, loc, k.c32(0), k.c32(l.kBlocks),
+                                      k.c32(1), inits);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(kLoop.getBody());
+      Value kb = kLoop.getInductionVar();
+      Value i = kLoop.getRegionIterArgs()[0];
+      Value s = k.remu(i, k.c32(l.stages));
+      Value phase = k.andi(k.divu(i, k.c32(l.stages)), k.c32(1));
+      // Wait until the stage's TMA loads landed.
+      waitParity(fullBarrier(s), phase);
+      // Scales into registers before the wgmma fence.
+      Value sfa = stageBuffer(l.sfaOff, l.sfaStageBytes, s);
+      Value sa0 = k.loadF32(k.elementAt(sfa, r0, 4));
+      Value sa1 = k.loadF32(k.elementAt(sfa, r1, 4));
+      Value sb0 = k.loadF32(k.elementAt(sfbRow0, kb, 4));
+      Value sb1 = k.loadF32(k.elementAt(sfbRow1, kb, 4));
+      Value aTile = k.byteAt(stageBuffer(l.aOff, l.aStageBytes, s),
+                             k.mul(wg, k.c32(64 * 128)));
+      Value bTile = stageBuffer(l.bOff, l.bStageBytes, s);
+      NVVM::WgmmaFenceAlignedOp::create(b, loc);
+      SmallVector<Value> accs;
+      for (int64_t p = 0; p < parts; ++p) {
+        // Part p uses B rows p*partN.. (a multiple of 8 rows: 1024-aligned).
+        accs.push_back(WgmmaTileOp::create(
+            b, loc, fragment, aTile, k.byteAt(bTile, p * partN * 128),
+            b.getI32IntegerAttr(partN)));
+        NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+      }
+      SmallVector<Value> results = {k.add(i, k.c32(1))};
+      for (int64_t p = 0; p < parts; ++p) {
+        NVVM::WgmmaWaitGroupSyncOp::create(
+            b, loc, b.getI64IntegerAttr(parts - 1 - p));
+        if (p == parts - 1) {
+          // Every part has read the stage: release it, one arrival per
+          // consumer warp.
+          releaseStage(s, lane);
+        }
+        results.push_back(PromoteOp::create(
+            b, loc, fragment, kLoop.getRegionIterArgs()[1 + p], accs[p], sa0,
+            sa1, sb0, sb1, former,
+            b.getI32IntegerAttr(p * partN / 8)));
+      }
+      scf::YieldOp::create(b, loc, results);
+      b.setInsertionPointAfter(kLoop);
+      ValueRange totals = kLoop.getResults().drop_front();
       auto tmaStore = [&](Value groupCoord) {
         EpilogueStoreOp::create(b, loc, totals, k.byteAt(smem, l.dOff),
                                 tensorMap(kMapD), n0, m0, groupCoord, tid,
@@ -410,7 +453,7 @@ private:
       } else {
         tmaStore(Value());
       }
-      return loopOut[0];
+      return kLoop.getResult(0);
     });
     // The last tile's TMA store must have read its staging tile before the
     // CTA's shared memory goes away.
@@ -419,171 +462,6 @@ private:
     NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
                                          b.getUnitAttr());
     b.setInsertionPointAfter(last);
-  }
-
-  /// What the consumers' K loop of one tile needs.
-  struct MainLoop {
-    Value wg, lane, r0, r1, sfbRow0, sfbRow1, former;
-    Type fragment;
-  };
-  struct BlockScales {
-    Value sa0, sa1, sb0, sb1;
-  };
-
-  /// The thread's A scales (rows r0, r1) from stage s and the tile's two B
-  /// scales of K block kb.
-  BlockScales readScales(const MainLoop &ml, Value s, Value kb) {
-    Value sfa = stageBuffer(l.sfaOff, l.sfaStageBytes, s);
-    return {k.loadF32(k.elementAt(sfa, ml.r0, 4)),
-            k.loadF32(k.elementAt(sfa, ml.r1, 4)),
-            k.loadF32(k.elementAt(ml.sfbRow0, kb, 4)),
-            k.loadF32(k.elementAt(ml.sfbRow1, kb, 4))};
-  }
-
-  /// Ring position of counter i: (stage, phase).
-  std::pair<Value, Value> ringSlot(Value i) {
-    return {k.remu(i, k.c32(l.stages)),
-            k.andi(k.divu(i, k.c32(l.stages)), k.c32(1))};
-  }
-
-  /// wgmma of column part p (BN/parts columns) on stage s, committed as its
-  /// own group; `fence` first (the fragment's registers were just read).
-  Value issuePart(const MainLoop &ml, Value s, int64_t p, bool fence) {
-    const int64_t partN = l.blockN / l.nParts;
-    Value aTile = k.byteAt(stageBuffer(l.aOff, l.aStageBytes, s),
-                           k.mul(ml.wg, k.c32(64 * 128)));
-    Value bTile = stageBuffer(l.bOff, l.bStageBytes, s);
-    if (fence)
-      NVVM::WgmmaFenceAlignedOp::create(b, loc);
-    // Part p uses B rows p*partN.. (a multiple of 8 rows: 1024-aligned).
-    Value acc = WgmmaTileOp::create(b, loc, ml.fragment, aTile,
-                                    k.byteAt(bTile, p * partN * 128),
-                                    b.getI32IntegerAttr(partN));
-    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-    return acc;
-  }
-
-  Value promote(const MainLoop &ml, Value total, Value acc,
-                const BlockScales &sc, int64_t p, bool pinned = false) {
-    return PromoteOp::create(
-        b, loc, ml.fragment, total, acc, sc.sa0, sc.sa1, sc.sb0, sc.sb1,
-        ml.former, b.getI32IntegerAttr(p * l.blockN / l.nParts / 8),
-        pinned ? b.getUnitAttr() : nullptr);
-  }
-
-  void waitGroups(int64_t pending) {
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(pending));
-  }
-
-  /// Per K block: wait for the stage, issue every part, then wait for and
-  /// promote each part in turn (promoting part p overlaps parts > p).
-  /// Returns {ring counter, totals...}.
-  SmallVector<Value> sequentialMainLoop(const MainLoop &ml, Value it) {
-    const int64_t parts = l.nParts;
-    Value zero = LLVM::ZeroOp::create(b, loc, ml.fragment);
-    SmallVector<Value> inits = {it};
-    inits.append(parts, zero);
-    auto kLoop = scf::ForOp::create(b, loc, k.c32(0), k.c32(l.kBlocks),
-                                    k.c32(1), inits);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(kLoop.getBody());
-    Value kb = kLoop.getInductionVar();
-    Value i = kLoop.getRegionIterArgs()[0];
-    auto [s, phase] = ringSlot(i);
-    // Wait until the stage's TMA loads landed; scales into registers before
-    // the wgmma fence.
-    waitParity(fullBarrier(s), phase);
-    BlockScales sc = readScales(ml, s, kb);
-    NVVM::WgmmaFenceAlignedOp::create(b, loc);
-    SmallVector<Value> accs;
-    for (int64_t p = 0; p < parts; ++p)
-      accs.push_back(issuePart(ml, s, p, /*fence=*/false));
-    SmallVector<Value> results = {k.add(i, k.c32(1))};
-    for (int64_t p = 0; p < parts; ++p) {
-      waitGroups(parts - 1 - p);
-      // Every part has read the stage: release it, one arrival per
-      // consumer warp.
-      if (p == parts - 1)
-        releaseStage(s, ml.lane);
-      results.push_back(
-          promote(ml, kLoop.getRegionIterArgs()[1 + p], accs[p], sc, p));
-    }
-    scf::YieldOp::create(b, loc, results);
-    b.setInsertionPointAfter(kLoop);
-    return SmallVector<Value>(kLoop.getResults());
-  }
-
-  /// `count` consecutive K blocks from ring counter `i` (block index kb0),
-  /// two parts each, as straight-line code pipelined across the blocks:
-  ///   issue both parts of the first block; then per block b:
-  ///     wait until 1 group pends (part 0 of b done); promote it;
-  ///     [not last: wait for the next stage, issue its part 0]
-  ///     wait until 1 (last: 0) groups pend (part 1 of b done);
-  ///     release b's stage; promote part 1; [not last: issue next part 1]
-  /// so the tensor cores have a part queued during every promotion but the
-  /// last. No wgmma is left in flight at the end: ptxas tracks wgmma
-  /// pipeline stages within straight-line code, and serializes every wgmma
-  /// (C7514) when one stays in flight across a loop's back edge.
-  std::pair<Value, std::array<Value, 2>>
-  pipelinedBlocks(const MainLoop &ml, Value i, Value kb0, int64_t count,
-                  std::array<Value, 2> totals) {
-    auto [s, ph] = ringSlot(i);
-    waitParity(fullBarrier(s), ph);
-    BlockScales sc = readScales(ml, s, kb0);
-    NVVM::WgmmaFenceAlignedOp::create(b, loc);
-    Value acc0 = issuePart(ml, s, 0, /*fence=*/false);
-    Value acc1 = issuePart(ml, s, 1, /*fence=*/false);
-    for (int64_t u = 0; u < count; ++u) {
-      const bool last = u == count - 1;
-      waitGroups(1);
-      totals[0] = promote(ml, totals[0], acc0, sc, 0, /*pinned=*/!last);
-      Value next = k.add(i, k.c32(1));
-      Value sNext;
-      BlockScales scNext;
-      if (!last) {
-        auto [s1, ph1] = ringSlot(next);
-        sNext = s1;
-        waitParity(fullBarrier(s1), ph1);
-        scNext = readScales(ml, s1, k.add(kb0, k.c32(u + 1)));
-        acc0 = issuePart(ml, s1, 0, /*fence=*/true);
-      }
-      waitGroups(last ? 0 : 1);
-      releaseStage(s, ml.lane);
-      totals[1] = promote(ml, totals[1], acc1, sc, 1, /*pinned=*/!last);
-      if (!last)
-        acc1 = issuePart(ml, sNext, 1, /*fence=*/true);
-      i = next;
-      s = sNext;
-      sc = scNext;
-    }
-    return {i, totals};
-  }
-
-  /// Two parts, pipelined within groups of `pipelineBlocks` K blocks (one
-  /// scf.for iteration each; the K/128 % pipelineBlocks blocks left are a
-  /// straight-line tail). Returns {ring counter, totals...}.
-  SmallVector<Value> pipelinedMainLoop(const MainLoop &ml, Value it) {
-    const int64_t unroll = std::min<int64_t>(l.pipelineBlocks, l.kBlocks);
-    const int64_t iterations = l.kBlocks / unroll;
-    const int64_t tail = l.kBlocks % unroll;
-    Value zero = LLVM::ZeroOp::create(b, loc, ml.fragment);
-    auto kLoop = scf::ForOp::create(b, loc, k.c32(0), k.c32(iterations),
-                                    k.c32(1), ValueRange{it, zero, zero});
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(kLoop.getBody());
-      ValueRange a = kLoop.getRegionIterArgs();
-      Value kb0 = k.mul(kLoop.getInductionVar(), k.c32(unroll));
-      auto [next, totals] = pipelinedBlocks(ml, a[0], kb0, unroll, {a[1], a[2]});
-      scf::YieldOp::create(b, loc, ValueRange{next, totals[0], totals[1]});
-    }
-    b.setInsertionPointAfter(kLoop);
-    ValueRange r = kLoop.getResults();
-    if (tail == 0)
-      return SmallVector<Value>(r);
-    auto [next, totals] = pipelinedBlocks(
-        ml, r[0], k.c32(iterations * unroll), tail, {r[1], r[2]});
-    return {next, totals[0], totals[1]};
   }
 
   /// Masked layout: the tile's first `rows` rows go straight to D

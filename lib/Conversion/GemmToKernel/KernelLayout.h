@@ -33,12 +33,6 @@ struct KernelLayout {
   /// columns, committed separately, so that promoting one part overlaps the
   /// tensor cores' work on the next.
   int64_t nParts;
-  /// Two parts, software-pipelined across K blocks (see
-  /// dgemm-lower-to-kernel's pipeline-promotion).
-  bool pipelined = false;
-  /// Pipelined: K blocks per loop iteration (the pipeline drains at the end
-  /// of each).
-  int64_t pipelineBlocks = 2;
   /// CTAs per cluster: 2 when A is multicast (the pair shares an M block and
   /// takes neighbouring N blocks; each loads half of A's rows for both).
   int64_t cluster;

@@ -78,8 +78,7 @@ static std::string kernelName(const KernelLayout &l) {
          "_s" + std::to_string(l.stages) + "_g" +
          std::to_string(l.swizzleGroup) + "_c" + std::to_string(l.maxCtas) +
          (l.cluster > 1 ? "_mca" : "") +
-         (l.nParts > 1 ? "_p" + std::to_string(l.nParts) : "") +
-         (l.pipelined ? "pp" + std::to_string(l.pipelineBlocks) : "");
+         (l.nParts > 1 ? "_p" + std::to_string(l.nParts) : "");
 }
 
 /// The module's kernel container, created on first use with the sm_90a
@@ -111,12 +110,6 @@ struct LowerToKernelPass
     : public mlir::dgemm::impl::DGEMMLowerToKernelBase<LowerToKernelPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (pipelineBlocks < 0 || pipelineBlocks > 16) {
-      getOperation().emitError()
-          << "pipeline-blocks must be in [0, 16], got "
-          << static_cast<int64_t>(pipelineBlocks);
-      return signalPassFailure();
-    }
     if (wgmmaParts < 1 || wgmmaParts > 8) {
       getOperation().emitError()
           << "wgmma-parts must be in [1, 8], got "
@@ -157,8 +150,6 @@ struct LowerToKernelPass
       ::dgemm::ProblemDesc p = gemm.getProblem(/*defaultM=*/1);
       KernelLayout layout = KernelLayout::get(config, p.n, p.k, wgmmaParts,
                                               p.kind, p.groups);
-      layout.pipelined = pipelineBlocks > 0 && layout.nParts == 2;
-      layout.pipelineBlocks = pipelineBlocks;
       gpu::GPUModuleOp kernels = getKernelModule(module);
       std::string name = kernelName(layout);
       if (!kernels.lookupSymbol(name)) {

@@ -81,18 +81,10 @@ def DGEMM_PromoteOp : DGEMM_KernelOp<"promote",
     span two 128-wide B-scale blocks). When the tile's columns are split
     over several fragments, `first_group` is the tile-wide index of this
     fragment's first 8-column group.
-
-    With `pinned`, the result's registers are passed through an empty
-    side-effecting inline asm (as CUTLASS's warpgroup_fence_operand), so the
-    FMAs cannot be moved below a later wgmma issue: in the software-pipelined
-    loop the next wgmma reuses `acc`'s registers, and FMAs sunk past it
-    would keep both alive, forcing register copies that make ptxas
-    serialize the wgmmas (C7515).
   }];
   let arguments = (ins LLVM_AnyStruct:$total, LLVM_AnyStruct:$acc, F32:$sa0,
                        F32:$sa1, F32:$sb0, F32:$sb1, I32:$former,
-                       DefaultValuedAttr<I32Attr, "0">:$first_group,
-                       UnitAttr:$pinned);
+                       DefaultValuedAttr<I32Attr, "0">:$first_group);
   let results = (outs LLVM_AnyStruct:$result);
   let assemblyFormat = [{
     $total `,` $acc `scales` `(` $sa0 `,` $sa1 `,` $sb0 `,` $sb1 `)`
