@@ -1,4 +1,4 @@
-// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=wgmma-parts=2 | FileCheck %s
 
 // Contiguous grouped GEMM: the normal kernel with B [G, N, K] through a 3-D
 // tensor map (coordinates k0, n0, group), the group of each M block read

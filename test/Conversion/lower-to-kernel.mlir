@@ -1,9 +1,9 @@
-// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s
-// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=wgmma-parts=1 | FileCheck %s --check-prefix=ONE
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=wgmma-parts=2 | FileCheck %s
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s --check-prefix=ONE
 // RUN: not dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=wgmma-parts=0 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: wgmma-parts must be in [1, 8], got 0
 
-// With wgmma-parts=1, one chain over all 160 columns and one wait.
+// By default (wgmma-parts=1), one chain over all 160 columns and one wait.
 // ONE-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm128_bn160_s5_g16_c131(
 // ONE: nvvm.wgmma.fence.aligned
 // ONE-NEXT: dgemm.wgmma_tile %{{.+}}, %{{.+}} {n = 160 : i32}

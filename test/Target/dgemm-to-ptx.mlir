@@ -14,8 +14,8 @@
 // PROMOTE-NOT: fma.rn.f32
 
 // CHECK: .target sm_90a
-// CHECK: .entry dgemm_gemm_n7168_k2048_bm128_bn192_s4_g16_c122_p2(
-// CHECK: .param .align 128 .b8 dgemm_gemm_n7168_k2048_bm128_bn192_s4_g16_c122_p2_param_0[128]
+// CHECK: .entry dgemm_gemm_n7168_k2048_bm128_bn192_s4_g16_c122(
+// CHECK: .param .align 128 .b8 dgemm_gemm_n7168_k2048_bm128_bn192_s4_g16_c122_param_0[128]
 // CHECK: .maxntid 384, 1, 1
 // CHECK: .minnctapersm 1
 // CHECK: mbarrier.init.shared.b64
@@ -26,7 +26,7 @@
 
 // The main loop's block, then the epilogue's (placed apart by the compiler).
 // WGMMA: wgmma.fence.sync.aligned
-// WGMMA: wgmma.mma_async.sync.aligned.m64n96k32.f32.e4m3.e4m3
+// WGMMA: wgmma.mma_async.sync.aligned.m64n192k32.f32.e4m3.e4m3
 // WGMMA: wgmma.commit_group.sync.aligned
 // WGMMA: wgmma.wait_group.sync.aligned 0
 // EPILOGUE: cvt.rn.bf16x2.f32

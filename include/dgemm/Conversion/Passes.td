@@ -37,13 +37,15 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
     `wgmma-parts` splits each consumer's tile columns into that many wgmma
     chains (of at least 32 columns, whole 8-column groups), each committed on
     its own, so that the promotion of one part overlaps the tensor cores'
-    work on the next. One-process A/B on the H200 (bench/ab_kernel_ir.py,
-    bench/results/2026-11-30-a674362-ab-kernel-ir.log): one part was 7%
-    faster at 4096x7168x2048 and even at 4096x7168x16384; the default stays 2
-    until a full run measures one part on every shape.
+    work on the next. The default is one chain: one-process A/B on the H200
+    over the 18 normal shapes (bench/ab_kernel_ir.py --parts-only --normal,
+    bench/results/2026-11-30-c284206-ab-parts.log) measured one part up to
+    7.5% faster (4096x7168x2048, 4096x24576x1536, 4096x32768x512,
+    128x4096x7168) and at most 1.7% slower elsewhere. Software-pipelining two
+    parts across K blocks measured 10-35% slower (docs/kernel.md).
   }];
   let options = [
-    Option<"wgmmaParts", "wgmma-parts", "int64_t", /*default=*/"2",
+    Option<"wgmmaParts", "wgmma-parts", "int64_t", /*default=*/"1",
            "Most wgmma chains to split a tile's columns into">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
