@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <unordered_map>
 
 using namespace dgemm;
 using namespace dgemm::runtime;
@@ -175,10 +176,12 @@ struct LaunchRequest {
   int64_t layout = kLayoutNormal, groups = 1;
 };
 
-/// Loads `kernel` into the session's context and launches it.
+/// Loads `kernel` into the session's context (unless `loadedIO` already
+/// holds it: a launch plan) and launches it.
 Status launch(DeviceSession &session,
               std::shared_ptr<const CompiledKernel> kernel,
-              const LaunchRequest &r, void *stream) {
+              const LaunchRequest &r, void *stream,
+              std::shared_ptr<const LoadedKernel> *loadedIO = nullptr) {
   const CudaDriver &driver = *session.driver;
   const LaunchContract &c = kernel->contract;
   if (c.layout != r.layout || c.groups != r.groups)
@@ -187,12 +190,18 @@ Status launch(DeviceSession &session,
         " with " + str(c.groups) + " groups; the call needs layout " +
         str(r.layout) + " with " + str(r.groups) +
         " (0 normal, 1 contiguous, 2 masked)");
-  std::shared_ptr<const LoadedKernel> loaded;
-  Status s =
-      LoadedKernels::global().get(driver, session.context->context(),
-                                  session.context->device(), kernel, loaded);
-  if (!s.ok())
-    return s;
+  std::shared_ptr<const LoadedKernel> loaded =
+      loadedIO ? *loadedIO : nullptr;
+  Status s;
+  if (!loaded) {
+    s = LoadedKernels::global().get(driver, session.context->context(),
+                                    session.context->device(), kernel,
+                                    loaded);
+    if (!s.ok())
+      return s;
+    if (loadedIO)
+      *loadedIO = loaded;
+  }
   if (!(s = checkStaticSizes(c, r.n, r.k)).ok())
     return s;
   LaunchGrid grid;
@@ -206,6 +215,68 @@ Status launch(DeviceSession &session,
     return s;
   return launchKernel(driver, *loaded, grid, params.pointers(),
                       static_cast<cuda::CUstream>(stream));
+}
+
+/// Launch plans: what a call with given sizes launches, remembered per
+/// thread so that a repeated call skips the config selection, the kernel
+/// key, the cache lookups and the module lookup (the warm call's host
+/// overhead). Keyed by everything those depend on: layout, sizes, the
+/// expected rows of a masked call, the SM limit and the context.
+struct PlanKey {
+  int64_t layout = 0, m = 0, n = 0, k = 0, groups = 1, expectedM = 0;
+  int64_t smLimit = 0;
+  cuda::CUcontext context = nullptr;
+  bool operator==(const PlanKey &o) const {
+    return layout == o.layout && m == o.m && n == o.n && k == o.k &&
+           groups == o.groups && expectedM == o.expectedM &&
+           smLimit == o.smLimit && context == o.context;
+  }
+};
+
+struct PlanKeyHash {
+  size_t operator()(const PlanKey &p) const {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int64_t v :
+         {p.layout, p.m, p.n, p.k, p.groups, p.expectedM, p.smLimit,
+          static_cast<int64_t>(reinterpret_cast<uintptr_t>(p.context))})
+      h = (h ^ static_cast<uint64_t>(v)) * 0x100000001b3ull;
+    return static_cast<size_t>(h);
+  }
+};
+
+struct LaunchPlan {
+  std::shared_ptr<const CompiledKernel> kernel;
+  std::shared_ptr<const LoadedKernel> loaded;
+};
+
+/// The thread's plans; cleared when it holds 256 (a workload with many
+/// distinct M then pays the full path again).
+std::unordered_map<PlanKey, LaunchPlan, PlanKeyHash> &launchPlans() {
+  thread_local std::unordered_map<PlanKey, LaunchPlan, PlanKeyHash> plans;
+  if (plans.size() >= 256)
+    plans.clear();
+  return plans;
+}
+
+/// DGEMM_LOG=2: one line per call that reuses a launch plan.
+void logPlanHit(const CompiledKernel &kernel, int64_t m) {
+  if (jitLogEnabled(2))
+    jitLog(2, "plan hit: " + kernel.contract.kernelName + " (M=" + str(m) +
+                  ")");
+}
+
+PlanKey planKey(const DeviceSession &session, int64_t layout, int64_t m,
+                int64_t n, int64_t k, int64_t groups, int64_t expectedM) {
+  PlanKey key;
+  key.layout = layout;
+  key.m = m;
+  key.n = n;
+  key.k = k;
+  key.groups = groups;
+  key.expectedM = expectedM;
+  key.smLimit = numSmsLimit.load(std::memory_order_relaxed);
+  key.context = session.context->context();
+  return key;
 }
 
 /// A normal GEMM's launch.
@@ -236,17 +307,31 @@ Status gemm(const GemmOperands &ops, void *stream) {
   Status s = validateAndOpen(ops, shape, session);
   if (!s.ok() || shape.m == 0)
     return s;
+  LaunchRequest r;
+  r.operands = {ops.a, ops.aScale, ops.b, ops.bScale, ops.d};
+  r.gridM = r.paramM = shape.m;
+  r.n = shape.n;
+  r.k = shape.k;
+  PlanKey key = planKey(session, kLayoutNormal, shape.m, shape.n, shape.k,
+                        1, 0);
+  auto &plans = launchPlans();
+  if (auto it = plans.find(key); it != plans.end()) {
+    logPlanHit(*it->second.kernel, shape.m);
+    return launch(session, it->second.kernel, r, stream, &it->second.loaded);
+  }
   TargetDesc target = session.target();
   KernelConfig config;
   if (!(s = chooseConfig(shape.m, shape.n, shape.k, target, config)).ok())
     return s;
-  std::shared_ptr<const CompiledKernel> kernel;
-  if (!(s = gemmKernel(shape.m, shape.n, shape.k, config, target, kernel,
-                       nullptr,
-                       nullptr))
+  LaunchPlan plan;
+  if (!(s = gemmKernel(shape.m, shape.n, shape.k, config, target, plan.kernel,
+                       nullptr, nullptr))
            .ok())
     return s;
-  return launch(session, kernel, ops, shape, stream);
+  s = launch(session, plan.kernel, r, stream, &plan.loaded);
+  if (plan.loaded)
+    plans[key] = std::move(plan);
+  return s;
 }
 
 Status launchKernelIR(const char *kernelIR, const GemmOperands &ops,
@@ -296,6 +381,26 @@ Status groupedGemm(const GroupedOperands &ops, bool masked, int64_t expectedM,
   DeviceSession session;
   if (!(s = session.open()).ok())
     return s;
+  LaunchRequest r;
+  r.operands = {ops.a, ops.aScale, ops.b, ops.bScale, ops.groups, ops.d};
+  r.paramM = shape.m;
+  r.n = shape.n;
+  r.k = shape.k;
+  r.layout = masked ? kLayoutMasked : kLayoutContiguous;
+  r.groups = shape.groups;
+  // Masked: the grid is sized for every group full (the launch must not
+  // depend on masked_m); the kernel reads M_max.
+  auto gridRows = [&](int64_t bm) {
+    return masked ? shape.groups * ((shape.m + bm - 1) / bm) * bm : shape.m;
+  };
+  PlanKey key = planKey(session, r.layout, shape.m, shape.n, shape.k,
+                        shape.groups, masked ? expectedM : 0);
+  auto &plans = launchPlans();
+  if (auto it = plans.find(key); it != plans.end()) {
+    logPlanHit(*it->second.kernel, shape.m);
+    r.gridM = gridRows(it->second.kernel->contract.blockM);
+    return launch(session, it->second.kernel, r, stream, &it->second.loaded);
+  }
   TargetDesc target = session.target();
   ProblemDesc p;
   p.kind = masked ? GemmKind::GroupedMasked : GemmKind::GroupedContiguous;
@@ -306,29 +411,23 @@ Status groupedGemm(const GroupedOperands &ops, bool masked, int64_t expectedM,
   KernelConfig config;
   if (!(s = chooseConfig(p, target, config)).ok())
     return s;
-  GemmKernelKey key = makeGemmKernelKey(shape.n, shape.k, config, target);
-  key.kind = p.kind;
-  key.groups = shape.groups;
-  std::shared_ptr<const CompiledKernel> kernel;
+  GemmKernelKey kernelKey =
+      makeGemmKernelKey(shape.n, shape.k, config, target);
+  kernelKey.kind = p.kind;
+  kernelKey.groups = shape.groups;
   std::string what = std::string(masked ? "masked" : "contiguous") +
                      " G=" + str(shape.groups) +
                      (masked ? " M_max=" : " M_sum=") + str(shape.m) +
                      (masked ? " expected_m=" + str(p.m) : "") +
                      " N=" + str(shape.n) + " K=" + str(shape.k);
-  if (!(s = kernelFor(key, what, kernel, nullptr, nullptr)).ok())
+  LaunchPlan plan;
+  if (!(s = kernelFor(kernelKey, what, plan.kernel, nullptr, nullptr)).ok())
     return s;
-  LaunchRequest r;
-  r.operands = {ops.a, ops.aScale, ops.b, ops.bScale, ops.groups, ops.d};
-  // Masked: the grid is sized for every group full (the launch must not
-  // depend on masked_m); the kernel reads M_max.
-  int64_t bm = kernel->contract.blockM;
-  r.gridM = masked ? shape.groups * ((shape.m + bm - 1) / bm) * bm : shape.m;
-  r.paramM = shape.m;
-  r.n = shape.n;
-  r.k = shape.k;
-  r.layout = masked ? kLayoutMasked : kLayoutContiguous;
-  r.groups = shape.groups;
-  return launch(session, kernel, r, stream);
+  r.gridM = gridRows(plan.kernel->contract.blockM);
+  s = launch(session, plan.kernel, r, stream, &plan.loaded);
+  if (plan.loaded)
+    plans[key] = std::move(plan);
+  return s;
 }
 
 /// Copies `text` into a caller buffer, NUL-terminated, truncating.
