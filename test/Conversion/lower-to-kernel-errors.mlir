@@ -109,3 +109,4 @@ func.func @k_grouped(%a: memref<?xf8E4M3FN>, %sa: memref<?x4096xf32>, %b: memref
        config = #dgemm.config<block_m = 128, block_n = 128, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 4, num_sms = 132>}
   return
 }
+

@@ -60,10 +60,17 @@ func.func @contiguous(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided
 // CHECK-SAME: {kind = "ptr", operand = 3 : i64}, {kind = "m"}, {kind = "ptr", operand = 4 : i64}, {kind = "ptr", operand = 5 : i64}]}
 // CHECK-COUNT-4: nvvm.prefetch tensormap
 // CHECK-NOT: nvvm.prefetch
+// masked_m is copied to shared memory (after the 16 * 5 barrier bytes)
+// before the CTA's first barrier; the walks read it there.
+// CHECK: scf.for %[[GI:.+]] = %{{.+}} to %c4_i32 step %c384_i32
+// CHECK: %[[SRC:.+]] = llvm.getelementptr %[[MM]][%{{.+}}]
+// CHECK: %[[V:.+]] = llvm.load %[[SRC]] : !llvm.ptr<1> -> i32
+// CHECK: llvm.store %[[V]], %{{.+}} : i32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
 // CHECK: nvvm.setmaxregister decrease 40
 // CHECK: scf.while (%[[T:.+]] = %{{.+}}, %[[GRP:.+]] = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}})
 // CHECK: scf.while
-// CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> i32
+// CHECK: llvm.load %{{.+}} : !llvm.ptr<3> -> i32
 // CHECK: arith.maxsi %{{.+}}, %c0_i32
 // CHECK: arith.minsi %{{.+}}, %[[MMAX]]
 // CHECK: arith.muli %{{.+}}, %c32_i32

@@ -44,7 +44,8 @@
 //     another group's rows; the tiles of group g are the
 //     ceil(min(masked_m[g], M_max) / BM) M blocks x N blocks, walked in
 //     group order: a CTA keeps (g, first tile of g) and moves forward as its
-//     tile index grows, reading masked_m on the device (the launch does not
+//     tile index grows, reading masked_m (copied to shared memory at the
+//     start: the walk reads it per tile) on the device (the launch does not
 //     depend on it); a tile whose rows are all below masked_m[g] is stored
 //     as in the normal kernel (TMA store through a 3-D map of D), one that
 //     crosses it straight from registers, row-predicated
@@ -146,6 +147,18 @@ private:
                                /*evictPriority=*/nullptr, tensorMap(p),
                                /*predicate=*/Value(), b.getUnitAttr());
     b.setInsertionPointAfter(first);
+    if (l.masked()) {
+      // masked_m into shared memory: the tile walks read it per tile.
+      auto copy = scf::ForOp::create(b, loc, tid, k.c32(l.groups),
+                                     k.c32(l.threads));
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(copy.getBody());
+      Value gi = copy.getInductionVar();
+      Value v = LLVM::LoadOp::create(
+          b, loc, k.i32, k.elementAt(fn.getArgument(kGroups), gi, 4));
+      LLVM::StoreOp::create(b, loc, v,
+                            k.elementAt(k.byteAt(smem, l.countOff), gi, 4));
+    }
     if (l.cluster > 1) {
       // The peer's barriers are initialised before anyone uses them.
       NVVM::ClusterArriveOp::create(b, loc, nullptr);
@@ -204,7 +217,7 @@ private:
   /// Rows of group g that count: min(max(masked_m[g], 0), M_max).
   Value maskedRows(Value g) {
     Value rows = LLVM::LoadOp::create(
-        b, loc, k.i32, k.elementAt(fn.getArgument(kGroups), g, 4));
+        b, loc, k.i32, k.elementAt(k.byteAt(smem, l.countOff), g, 4));
     rows = arith::MaxSIOp::create(b, loc, rows, k.c32(0));
     return arith::MinSIOp::create(b, loc, rows, fn.getArgument(kM));
   }

@@ -56,6 +56,7 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c, int64_t n,
   l.sfaOff = alignTo(l.bOff + c.stages * l.bStageBytes, 128);
   l.sfbOff = alignTo(l.sfaOff + c.stages * l.sfaStageBytes, 128);
   l.barOff = alignTo(l.sfbOff + 8 * l.kBlocks, 8);
-  l.smemBytes = l.barOff + 16 * c.stages;
+  l.countOff = l.barOff + 16 * c.stages;
+  l.smemBytes = l.countOff + (l.masked() ? 4 * groups : 0);
   return l;
 }

@@ -9,6 +9,7 @@
 //   sfaOff   A-scale stages      S * BM*4     (128-aligned TMA destinations)
 //   sfbOff   the tile's B scales 2 * K/128 * 4 (rows nb0 and nb1, per tile)
 //   barOff   full[S], empty[S]   16*S         (8-byte mbarriers)
+//   countOff masked_m copy       4*G          (masked layout only)
 //
 //===----------------------------------------------------------------------===//
 #ifndef DGEMM_LIB_CONVERSION_GEMMTOKERNEL_KERNELLAYOUT_H
@@ -46,7 +47,7 @@ struct KernelLayout {
   /// row-predicated stores).
   ::dgemm::GemmKind kind = ::dgemm::GemmKind::Normal;
   int64_t groups = 1;
-  int64_t dOff, aOff, bOff, sfaOff, sfbOff, barOff, smemBytes;
+  int64_t dOff, aOff, bOff, sfaOff, sfbOff, barOff, countOff, smemBytes;
   int64_t aStageBytes, bStageBytes, sfaStageBytes, txBytes;
 
   /// `maxParts`: the most wgmma chains to split the tile's columns into

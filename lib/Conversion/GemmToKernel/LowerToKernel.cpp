@@ -150,6 +150,15 @@ struct LowerToKernelPass
       ::dgemm::ProblemDesc p = gemm.getProblem(/*defaultM=*/1);
       KernelLayout layout = KernelLayout::get(config, p.n, p.k, wgmmaParts,
                                               p.kind, p.groups);
+      int64_t smemLimit = gemm.getEffectiveTarget().getSmem();
+      if (layout.smemBytes > smemLimit) {
+        op->emitOpError() << "cannot be lowered: the kernel needs "
+                          << layout.smemBytes
+                          << " bytes of shared memory, the target has "
+                          << smemLimit << " (fewer stages or groups)";
+        failedAny = true;
+        continue;
+      }
       gpu::GPUModuleOp kernels = getKernelModule(module);
       std::string name = kernelName(layout);
       if (!kernels.lookupSymbol(name)) {
