@@ -4,12 +4,15 @@
 // of the global namespace), resolves each entry point by its cuda.h name
 // with dlsym, and runs cuInit. The process-wide instance is created once and
 // kept for the life of the process, as is the reason it could not be.
+// DGEMM_CUDA_DRIVER=<path> loads another library in its place (the tests'
+// stand-in driver, unittests/StandInDriver/); unset or empty, libcuda.so.1.
 //
 //===----------------------------------------------------------------------===//
 #include "dgemm/Runtime/CudaDriver.h"
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <mutex>
 
 using namespace dgemm::runtime;
@@ -83,6 +86,11 @@ template <typename Fn> bool resolve(void *handle, const char *name, Fn &fn) {
 const char *dgemm::runtime::cudaErrorName(CUresult result) {
   const ErrorInfo *e = findError(result);
   return e ? e->name : "CUDA_ERROR_UNKNOWN_CODE";
+}
+
+std::string CudaDriver::libraryPath() {
+  const char *path = std::getenv("DGEMM_CUDA_DRIVER");
+  return path && *path ? path : kDefaultLibrary;
 }
 
 CudaDriver::~CudaDriver() {
@@ -161,7 +169,7 @@ const CudaDriver *CudaDriver::get(Status &status) {
   static std::once_flag once;
   static std::unique_ptr<CudaDriver> driver;
   static Status loadStatus;
-  std::call_once(once, [] { driver = load(kDefaultLibrary, loadStatus); });
+  std::call_once(once, [] { driver = load(libraryPath(), loadStatus); });
   status = loadStatus;
   return driver.get();
 }

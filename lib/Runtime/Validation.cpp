@@ -23,6 +23,12 @@ constexpr int64_t kMaxInt32 = std::numeric_limits<int32_t>::max();
 /// cuTensorMapEncodeTiled: global strides below 2^40 bytes.
 constexpr int64_t kMaxStrideBytes = int64_t(1) << 40;
 
+/// True when `stride` elements of `bytes` bytes are 2^40 bytes or more
+/// (TMA's limit), computed without overflowing int64.
+bool strideTooLarge(int64_t stride, int64_t bytes) {
+  return bytes > 0 && stride >= kMaxStrideBytes / bytes;
+}
+
 std::string str(int64_t v) { return std::to_string(v); }
 
 std::string shapeText(const dgemm_tensor &t) {
@@ -85,6 +91,10 @@ Status checkRowMajor(const char *name, const dgemm_tensor &t) {
       return Status::invalidArgument(
           std::string(name) + " has row stride " + str(t.strides[0]) +
           ", less than its row length " + str(t.shape[1]));
+    if (strideTooLarge(t.strides[0], bytes))
+      return Status::invalidArgument(std::string(name) + " has a row stride "
+                                                         "of 2^40 bytes or "
+                                                         "more");
     if ((t.strides[0] * bytes) % 16 != 0)
       return Status::invalidArgument(
           std::string(name) + " has a row stride of " +
@@ -223,7 +233,7 @@ Status dgemm::runtime::validateGemmFp8Bf16Nt(const GemmOperands &ops,
         stridesText(sa));
   if (kBlocks > 1 && m > 0) {
     int64_t stride = sa.strides[1];
-    if (stride < m || stride % 4 != 0 || stride * 4 >= kMaxStrideBytes)
+    if (stride < m || stride % 4 != 0 || strideTooLarge(stride, 4))
       return Status::invalidArgument(
           "a_scale must be MN-major: strides (1, S) with S >= M = " + str(m) +
           " and S % 4 == 0 (16-byte rows for TMA), got strides " +
@@ -292,7 +302,9 @@ bool anyEmpty(const dgemm_tensor &t) {
 /// Strides that are exactly the dense row-major ones (dimensions of size 1
 /// may have any stride).
 bool isDense(const dgemm_tensor &t) {
-  int64_t want = 1;
+  if (anyEmpty(t))
+    return true; // nothing is addressed
+  __int128 want = 1; // sizes < 2^31: the product of 4 fits
   for (int i = t.rank - 1; i >= 0; --i) {
     if (t.shape[i] > 1 && t.strides[i] != want)
       return false;
@@ -318,7 +330,14 @@ Status checkGroupedRows(const char *name, const dgemm_tensor &t) {
                                    str(t.strides[1]) +
                                    ", less than its row length " +
                                    str(t.shape[2]));
-  if (t.shape[0] > 1 && t.strides[0] < t.shape[1] * row)
+  for (int i : {0, 1})
+    if (t.shape[i] > 1 && strideTooLarge(t.strides[i], bytes))
+      return Status::invalidArgument(
+          std::string(name) + " has a stride of 2^40 bytes or more in "
+          "dimension " + str(i) + "; TMA needs a multiple of 16 bytes below "
+          "2^40");
+  if (t.shape[0] > 1 &&
+      t.strides[0] < static_cast<__int128>(t.shape[1]) * row)
     return Status::invalidArgument(
         std::string(name) + " has group stride " + str(t.strides[0]) +
         ", less than rows x row stride = " + str(t.shape[1] * row) +
@@ -454,10 +473,13 @@ Status dgemm::runtime::validateGroupedFp8Bf16Nt(const GroupedOperands &ops,
     // S % 4 == 0, S0 >= S * K/128, S0 % 4 == 0.
     int64_t rowStride = sa.strides[2];
     bool ok = (m <= 1 || sa.strides[1] == 1) &&
-              (kBlocks <= 1 || (rowStride >= m && rowStride % 4 == 0)) &&
-              (g <= 1 || (sa.strides[0] >= (kBlocks > 1 ? rowStride : m) *
-                                              kBlocks &&
-                          sa.strides[0] % 4 == 0));
+              (kBlocks <= 1 || (rowStride >= m && rowStride % 4 == 0 &&
+                                !strideTooLarge(rowStride, 4))) &&
+              (g <= 1 ||
+               (sa.strides[0] >= static_cast<__int128>(
+                                     kBlocks > 1 ? rowStride : m) *
+                                     kBlocks &&
+                sa.strides[0] % 4 == 0 && !strideTooLarge(sa.strides[0], 4)));
     if (!ok && !anyEmpty(sa))
       return Status::invalidArgument(
           "a_scale must be MN-major within each group: strides (S0, 1, S) "
@@ -476,7 +498,7 @@ Status dgemm::runtime::validateGroupedFp8Bf16Nt(const GroupedOperands &ops,
       return s;
     if (kBlocks > 1 && m > 0) {
       int64_t stride = sa.strides[1];
-      if (stride < m || stride % 4 != 0 || stride * 4 >= kMaxStrideBytes)
+      if (stride < m || stride % 4 != 0 || strideTooLarge(stride, 4))
         return Status::invalidArgument(
             "a_scale must be MN-major: strides (1, S) with S >= M_sum = " +
             str(m) + " and S % 4 == 0 (16-byte rows for TMA), got strides " +

@@ -483,6 +483,9 @@ def compile_to_ptx(dgemm_ir: str) -> str:
     state the shapes, dtypes and scale layouts; the dialect's verifier checks
     them) to sm_90a PTX with the dgemm-to-ptx pipeline. Needs no GPU. Not
     cached."""
+    if not isinstance(dgemm_ir, str):
+        raise DgemmArgumentError("compile_to_ptx: dgemm_ir must be the dgemm IR text (str), "
+                                 "got %s" % type(dgemm_ir).__name__)
     lib = _lib.load()
     ptr = ctypes.c_void_p()
     _lib.check(lib.dgemm_compile_to_ptx(dgemm_ir.encode(), ctypes.byref(ptr)),

@@ -23,6 +23,10 @@ public:
   /// The library the process-wide driver is loaded from.
   static constexpr const char *kDefaultLibrary = "libcuda.so.1";
 
+  /// The library get() loads: $DGEMM_CUDA_DRIVER when set and not empty (a
+  /// stand-in driver for tests), else kDefaultLibrary.
+  static std::string libraryPath();
+
   /// The process-wide driver, loaded and initialized (cuInit) on first use.
   /// On failure returns null and sets `status` (NO_DRIVER, or NO_DEVICE when
   /// cuInit finds no device); the outcome is remembered for the process.
