@@ -142,7 +142,7 @@ Status KernelParams::build(const CudaDriver &driver,
     switch (a.kind) {
     case ParamKind::TensorMap: {
       CUtensorMap &map = maps_[iMap++];
-      Status s = encodeTensorMap(driver, a.map, map);
+      Status s = encodeTensorMapCached(driver, a.map, map);
       if (!s.ok())
         return s;
       pointers_.push_back(&map);

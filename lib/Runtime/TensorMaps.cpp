@@ -143,3 +143,45 @@ Status dgemm::runtime::encodeTensorMap(const CudaDriver &driver,
                                     a.l2Promotion, a.oobFill),
       "cuTensorMapEncodeTiled");
 }
+
+bool dgemm::runtime::operator==(const TensorMapArgs &x,
+                                const TensorMapArgs &y) {
+  if (x.dataType != y.dataType || x.rank != y.rank ||
+      x.globalAddress != y.globalAddress || x.interleave != y.interleave ||
+      x.swizzle != y.swizzle || x.l2Promotion != y.l2Promotion ||
+      x.oobFill != y.oobFill)
+    return false;
+  for (uint32_t j = 0; j < x.rank && j < 5; ++j)
+    if (x.globalDim[j] != y.globalDim[j] || x.boxDim[j] != y.boxDim[j] ||
+        x.elementStrides[j] != y.elementStrides[j] ||
+        (j + 1 < x.rank && x.globalStrides[j] != y.globalStrides[j]))
+      return false;
+  return true;
+}
+
+Status dgemm::runtime::encodeTensorMapCached(const CudaDriver &driver,
+                                             const TensorMapArgs &args,
+                                             CUtensorMap &out) {
+  struct Entry {
+    const CudaDriver *driver = nullptr;
+    TensorMapArgs args;
+    CUtensorMap map;
+  };
+  constexpr size_t kEntries = 16;
+  thread_local Entry entries[kEntries];
+  thread_local size_t next = 0;
+  for (const Entry &e : entries)
+    if (e.driver == &driver && e.args == args) {
+      out = e.map;
+      return Status::success();
+    }
+  Status s = encodeTensorMap(driver, args, out);
+  if (!s.ok())
+    return s;
+  Entry &e = entries[next];
+  next = (next + 1) % kEntries;
+  e.driver = &driver;
+  e.args = args;
+  e.map = out;
+  return Status::success();
+}

@@ -45,6 +45,15 @@ Status deriveTensorMapArgs(const ContractParam &param,
 Status encodeTensorMap(const CudaDriver &driver, const TensorMapArgs &args,
                        cuda::CUtensorMap &out);
 
+/// The same, remembering the last 16 encodings of the calling thread (and
+/// driver): a map depends on nothing but its arguments, and a serving loop
+/// passes the same tensors again and again.
+Status encodeTensorMapCached(const CudaDriver &driver,
+                             const TensorMapArgs &args,
+                             cuda::CUtensorMap &out);
+
+bool operator==(const TensorMapArgs &x, const TensorMapArgs &y);
+
 } // namespace dgemm::runtime
 
 #endif // DGEMM_RUNTIME_TENSORMAPS_H
