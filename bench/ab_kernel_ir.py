@@ -8,7 +8,6 @@ alternately (3 rounds) with the benchmark's harness.
 
   DGEMM_OPT=.../dgemm-opt PYTHONPATH=python python3 bench/ab_kernel_ir.py 4096,7168,16384
   ... bench/ab_kernel_ir.py --parts-only --normal   # wgmma-parts 1 vs 2, 18 shapes
-  ... bench/ab_kernel_ir.py --split-only --normal   # K loop specialised or not
 """
 import re
 import subprocess
@@ -22,27 +21,19 @@ import run_bench  # noqa: E402
 import sweep  # noqa: E402
 
 
-def lower(ir, options=""):
+def lower(ir, parts):
     sel = subprocess.run([sweep.DGEMM_OPT, "--dgemm-select-config=multicast=false multicast-b=false max-block-m=128"],
                          input=ir, capture_output=True, text=True, check=True).stdout
-    flag = "--dgemm-lower-to-kernel" + ("=" + options if options else "")
-    return subprocess.run([sweep.DGEMM_OPT, flag], input=sel, capture_output=True, text=True,
-                          check=True).stdout
+    return subprocess.run([sweep.DGEMM_OPT, "--dgemm-lower-to-kernel=wgmma-parts=%d" % parts],
+                          input=sel, capture_output=True, text=True, check=True).stdout
 
 
-def variants(m, n, k, only=None):
-    """The default lowering and its variants; `only`: "parts" (one vs two
-    wgmma chains) or "split" (K loop specialised by the B-scale split or
-    not)."""
+def variants(m, n, k, parts_only=False):
     ir = ab_epilogue.run_bench_ir(m, n, k)
-    base = lower(ir)
-    if only == "parts":
-        return {"default (1 part)": base, "wgmma-parts=2": lower(ir, "wgmma-parts=2")}
-    if only == "split":
-        return {"default (specialised)": base,
-                "specialize-scale-split=false": lower(ir, "specialize-scale-split=false")}
-    out = {"default": base, "wgmma-parts=2": lower(ir, "wgmma-parts=2"),
-           "specialize-scale-split=false": lower(ir, "specialize-scale-split=false")}
+    base = lower(ir, 2)
+    out = {"default": base, "wgmma-parts=1": lower(ir, 1)}
+    if parts_only:
+        return out
     for g in (4, 8, 32):
         out["swizzle_group=%d" % g] = re.sub(r"swizzle_group = \d+ : i32", "swizzle_group = %d : i32" % g, base)
     return out
@@ -52,13 +43,13 @@ def main(argv):
     import torch
     dgemm = run_bench.import_dgemm()
     timer = run_bench.Timer(torch, iters=15, warmup=3)
-    only = "parts" if "--parts-only" in argv else "split" if "--split-only" in argv else None
+    parts_only = "--parts-only" in argv
     args = [a for a in argv if not a.startswith("--")]
     if "--normal" in argv:
         args += ["%d,%d,%d" % (s["m"], s["n"], s["k"]) for s in run_bench.read_shapes()]
     for arg in args or ["4096,7168,16384"]:
         m, n, k = map(int, arg.split(","))
-        v = variants(m, n, k, only)
+        v = variants(m, n, k, parts_only)
         ab_epilogue.print_times(arg, m, n, k, ab_epilogue.time_variants(torch, dgemm, timer, m, n, k, v))
     return 0
 

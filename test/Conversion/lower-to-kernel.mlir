@@ -1,7 +1,5 @@
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=wgmma-parts=2 | FileCheck %s
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s --check-prefix=ONE
-// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s --check-prefix=SPLIT
-// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=specialize-scale-split=false | FileCheck %s --check-prefix=GENERIC
 // RUN: not dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=wgmma-parts=0 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: wgmma-parts must be in [1, 8], got 0
 
@@ -11,27 +9,6 @@
 // ONE-NEXT: dgemm.wgmma_tile %{{.+}}, %{{.+}} {n = 160 : i32}
 // ONE-NEXT: nvvm.wgmma.commit.group.sync.aligned
 // ONE: nvvm.wgmma.wait.group.sync.aligned 0
-// The K loop is specialised for each place a 160-wide tile crosses a
-// 128-wide B-scale block (N blocks start at column 0, 32, 64 or 96 of one:
-// 16, 12, 8 or 4 column groups under the first scale): a chain of scf.if on
-// the tile's `former`, the last value in the else branch, each version's
-// promote with a constant.
-// SPLIT-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm128_bn160_s5_g16_c131(
-// SPLIT: nvvm.setmaxregister increase 232
-// SPLIT: %[[F:.+]] = arith.divui %{{.+}}, %c8_i32
-// SPLIT: arith.cmpi eq, %[[F]], %c4_i32
-// SPLIT: dgemm.promote %{{.+}} former %c4_i32
-// SPLIT: arith.cmpi eq, %[[F]], %c8_i32
-// SPLIT: dgemm.promote %{{.+}} former %c8_i32
-// SPLIT: arith.cmpi eq, %[[F]], %c12_i32
-// SPLIT: dgemm.promote %{{.+}} former %c12_i32
-// SPLIT: } else {
-// SPLIT: dgemm.promote %{{.+}} former %c16_i32
-// Without the specialisation: one loop, the tile's `former` at run time.
-// GENERIC-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm128_bn160_s5_g16_c131(
-// GENERIC-COUNT-1: dgemm.promote %{{.+}} former %{{[0-9]+}}
-// GENERIC-NOT: dgemm.promote
-// GENERIC-LABEL: llvm.func @dgemm_gemm_n2112_k7168_bm64_bn16_s8_g1_c132(
 
 // A configured normal GEMM becomes one kernel in gpu.module @dgemm_kernels,
 // its structure visible as kernel IR; the emptied host function is removed.

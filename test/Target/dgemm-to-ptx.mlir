@@ -4,22 +4,14 @@
 // RUN: dgemm-opt %s --dgemm-to-ptx --dgemm-dump-ptx=dir=%t/a -o /dev/null
 // RUN: FileCheck %s --input-file=%t/a/dgemm_kernels.ptx
 // RUN: FileCheck %s --check-prefix=PROMOTE --input-file=%t/a/dgemm_kernels.ptx
-// RUN: FileCheck %s --check-prefix=SCALES --input-file=%t/a/dgemm_kernels.ptx
 // RUN: FileCheck %s --check-prefix=WGMMA --input-file=%t/a/dgemm_kernels.ptx
 // RUN: FileCheck %s --check-prefix=EPILOGUE --input-file=%t/a/dgemm_kernels.ptx
 // RUN: dgemm-opt %s --dgemm-to-kernel | dgemm-opt --dgemm-kernel-to-ptx --dgemm-dump-ptx=dir=%t/b -o /dev/null
 // RUN: diff %t/a/dgemm_kernels.ptx %t/b/dgemm_kernels.ptx
 
-// Promotion: 96 f32 FMAs per thread per K block (block N 192), in each of
-// the two versions of the K loop (tiles that start at column 0 or 64 of a
-// 128-wide B-scale block: 16 or 8 column groups under the first scale),
-// with the four scale products computed once per K block: no per-group
-// multiply or select.
-// PROMOTE-COUNT-192: fma.rn.f32
+// Promotion: 96 f32 FMAs per thread per K block (block N 192).
+// PROMOTE-COUNT-96: fma.rn.f32
 // PROMOTE-NOT: fma.rn.f32
-// SCALES-COUNT-8: mul.rn.f32
-// SCALES-NOT: mul.rn.f32
-// SCALES-NOT: selp.f32
 
 // CHECK: .target sm_90a
 // CHECK: .entry dgemm_gemm_n7168_k2048_bm128_bn192_s4_g16_c122(

@@ -47,11 +47,6 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
   let options = [
     Option<"wgmmaParts", "wgmma-parts", "int64_t", /*default=*/"1",
            "Most wgmma chains to split a tile's columns into">,
-    Option<"specializeScaleSplit", "specialize-scale-split", "bool",
-           /*default=*/"true",
-           "Version the consumers' K loop by where the tile's columns cross "
-           "a 128-wide B-scale block (at most 4 versions), so promotion "
-           "multiplies each scale pair once per K block">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",

@@ -366,7 +366,7 @@ private:
                      k.add(k.mul(k.remu(warp, k.c32(4)), k.c32(16)),
                            k.divu(lane, k.c32(4))));
     Value r1 = k.add(r0, k.c32(8));
-    const int64_t partN = l.blockN / l.nParts;
+    const int64_t parts = l.nParts, partN = l.blockN / l.nParts;
     SmallVector<Type> fields(partN / 2, k.f32);
     auto fragment = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
     Value sfb = fn.getArgument(kSFBPtr);
@@ -395,12 +395,55 @@ private:
       copyBScales(sfbGroup, nb0, nb1);
       Value sfbRow0 = k.byteAt(smem, l.sfbOff);
       Value sfbRow1 = k.byteAt(smem, l.sfbOff + 4 * l.kBlocks);
-      // The main loop, specialised for each value `former` can take in
-      // this kernel (the promotion's B-scale choice per 8-column group then
-      // folds away), or generic when it can take many.
-      MainLoop ml{wg, lane, r0, r1, sfbRow0, sfbRow1, former, fragment};
-      SmallVector<Value> loopOut = versionedMainLoop(ml, it, formerValues(), 0);
-      ValueRange totals = ValueRange(loopOut).drop_front();
+      Value zero = LLVM::ZeroOp::create(b, loc, fragment);
+
+      SmallVector<Value> inits = {it};
+      inits.append(parts, zero);
+      auto kLoop = scf::ForOp::create(b, loc, k.c32(0), k.c32(l.kBlocks),
+                                      k.c32(1), inits);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(kLoop.getBody());
+      Value kb = kLoop.getInductionVar();
+      Value i = kLoop.getRegionIterArgs()[0];
+      Value s = k.remu(i, k.c32(l.stages));
+      Value phase = k.andi(k.divu(i, k.c32(l.stages)), k.c32(1));
+      // Wait until the stage's TMA loads landed.
+      waitParity(fullBarrier(s), phase);
+      // Scales into registers before the wgmma fence.
+      Value sfa = stageBuffer(l.sfaOff, l.sfaStageBytes, s);
+      Value sa0 = k.loadF32(k.elementAt(sfa, r0, 4));
+      Value sa1 = k.loadF32(k.elementAt(sfa, r1, 4));
+      Value sb0 = k.loadF32(k.elementAt(sfbRow0, kb, 4));
+      Value sb1 = k.loadF32(k.elementAt(sfbRow1, kb, 4));
+      Value aTile = k.byteAt(stageBuffer(l.aOff, l.aStageBytes, s),
+                             k.mul(wg, k.c32(64 * 128)));
+      Value bTile = stageBuffer(l.bOff, l.bStageBytes, s);
+      NVVM::WgmmaFenceAlignedOp::create(b, loc);
+      SmallVector<Value> accs;
+      for (int64_t p = 0; p < parts; ++p) {
+        // Part p uses B rows p*partN.. (a multiple of 8 rows: 1024-aligned).
+        accs.push_back(WgmmaTileOp::create(
+            b, loc, fragment, aTile, k.byteAt(bTile, p * partN * 128),
+            b.getI32IntegerAttr(partN)));
+        NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+      }
+      SmallVector<Value> results = {k.add(i, k.c32(1))};
+      for (int64_t p = 0; p < parts; ++p) {
+        NVVM::WgmmaWaitGroupSyncOp::create(
+            b, loc, b.getI64IntegerAttr(parts - 1 - p));
+        if (p == parts - 1) {
+          // Every part has read the stage: release it, one arrival per
+          // consumer warp.
+          releaseStage(s, lane);
+        }
+        results.push_back(PromoteOp::create(
+            b, loc, fragment, kLoop.getRegionIterArgs()[1 + p], accs[p], sa0,
+            sa1, sb0, sb1, former,
+            b.getI32IntegerAttr(p * partN / 8)));
+      }
+      scf::YieldOp::create(b, loc, results);
+      b.setInsertionPointAfter(kLoop);
+      ValueRange totals = kLoop.getResults().drop_front();
       auto tmaStore = [&](Value groupCoord) {
         EpilogueStoreOp::create(b, loc, totals, k.byteAt(smem, l.dOff),
                                 tensorMap(kMapD), n0, m0, groupCoord, tid,
@@ -423,7 +466,7 @@ private:
       } else {
         tmaStore(Value());
       }
-      return loopOut[0];
+      return kLoop.getResult(0);
     });
     // The last tile's TMA store must have read its staging tile before the
     // CTA's shared memory goes away.
@@ -461,112 +504,6 @@ private:
         k.sub(k.c32(l.n), n0), tid, b.getI32IntegerAttr(l.n),
         b.getI32IntegerAttr(l.blockM), b.getI32IntegerAttr(l.blockN),
         b.getI32IntegerAttr(l.consumers));
-  }
-
-  /// What the consumers' K loop of one tile needs.
-  struct MainLoop {
-    Value wg, lane, r0, r1, sfbRow0, sfbRow1, former;
-    Type fragment;
-  };
-
-  /// The values `former` (8-column groups of a tile in its first B-scale
-  /// block) takes over this kernel's N blocks, ascending; empty when there
-  /// are more than 4 (the loop then stays generic).
-  SmallVector<int64_t> formerValues() {
-    SmallVector<int64_t> values;
-    for (int64_t nb = 0; nb < l.nBlocks; ++nb) {
-      int64_t n0 = nb * l.blockN;
-      int64_t f = std::min<int64_t>(l.blockN, 128 - n0 % 128) / 8;
-      if (!llvm::is_contained(values, f))
-        values.push_back(f);
-    }
-    llvm::sort(values);
-    if (values.size() > 4 || !l.specializeScaleSplit)
-      values.clear();
-    return values;
-  }
-
-  /// The K loop specialised for formers[idx..]: a chain of scf.if on the
-  /// tile's `former`, the last value taking the else branch. Returns {ring
-  /// counter, totals...}.
-  SmallVector<Value> versionedMainLoop(MainLoop ml, Value it,
-                                       ArrayRef<int64_t> formers,
-                                       size_t idx) {
-    if (formers.empty())
-      return mainLoop(ml, it);
-    if (idx + 1 == formers.size()) {
-      ml.former = k.c32(formers[idx]);
-      return mainLoop(ml, it);
-    }
-    SmallVector<Type> types(1 + l.nParts, ml.fragment);
-    types[0] = k.i32;
-    Value same = k.eq(ml.former, k.c32(formers[idx]));
-    auto choice = scf::IfOp::create(b, loc, types, same,
-                                    /*withElseRegion=*/true);
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(choice.thenBlock());
-      MainLoop fixed = ml;
-      fixed.former = k.c32(formers[idx]);
-      scf::YieldOp::create(b, loc, mainLoop(fixed, it));
-      b.setInsertionPointToStart(choice.elseBlock());
-      scf::YieldOp::create(b, loc, versionedMainLoop(ml, it, formers, idx + 1));
-    }
-    return SmallVector<Value>(choice.getResults());
-  }
-
-  /// Per K block: wait for the stage, issue every column part, then wait
-  /// for and promote each part in turn (promoting part p overlaps parts
-  /// after it). Returns {ring counter, totals...}.
-  SmallVector<Value> mainLoop(const MainLoop &ml, Value it) {
-    const int64_t parts = l.nParts, partN = l.blockN / l.nParts;
-    Value zero = LLVM::ZeroOp::create(b, loc, ml.fragment);
-    SmallVector<Value> inits = {it};
-    inits.append(parts, zero);
-    auto kLoop = scf::ForOp::create(b, loc, k.c32(0), k.c32(l.kBlocks),
-                                    k.c32(1), inits);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(kLoop.getBody());
-    Value kb = kLoop.getInductionVar();
-    Value i = kLoop.getRegionIterArgs()[0];
-    Value s = k.remu(i, k.c32(l.stages));
-    Value phase = k.andi(k.divu(i, k.c32(l.stages)), k.c32(1));
-    // Wait until the stage's TMA loads landed.
-    waitParity(fullBarrier(s), phase);
-    // Scales into registers before the wgmma fence.
-    Value sfa = stageBuffer(l.sfaOff, l.sfaStageBytes, s);
-    Value sa0 = k.loadF32(k.elementAt(sfa, ml.r0, 4));
-    Value sa1 = k.loadF32(k.elementAt(sfa, ml.r1, 4));
-    Value sb0 = k.loadF32(k.elementAt(ml.sfbRow0, kb, 4));
-    Value sb1 = k.loadF32(k.elementAt(ml.sfbRow1, kb, 4));
-    Value aTile = k.byteAt(stageBuffer(l.aOff, l.aStageBytes, s),
-                           k.mul(ml.wg, k.c32(64 * 128)));
-    Value bTile = stageBuffer(l.bOff, l.bStageBytes, s);
-    NVVM::WgmmaFenceAlignedOp::create(b, loc);
-    SmallVector<Value> accs;
-    for (int64_t p = 0; p < parts; ++p) {
-      // Part p uses B rows p*partN.. (a multiple of 8 rows: 1024-aligned).
-      accs.push_back(WgmmaTileOp::create(b, loc, ml.fragment, aTile,
-                                         k.byteAt(bTile, p * partN * 128),
-                                         b.getI32IntegerAttr(partN)));
-      NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-    }
-    SmallVector<Value> results = {k.add(i, k.c32(1))};
-    for (int64_t p = 0; p < parts; ++p) {
-      NVVM::WgmmaWaitGroupSyncOp::create(
-          b, loc, b.getI64IntegerAttr(parts - 1 - p));
-      if (p == parts - 1) {
-        // Every part has read the stage: release it, one arrival per
-        // consumer warp.
-        releaseStage(s, ml.lane);
-      }
-      results.push_back(PromoteOp::create(
-          b, loc, ml.fragment, kLoop.getRegionIterArgs()[1 + p], accs[p], sa0,
-          sa1, sb0, sb1, ml.former, b.getI32IntegerAttr(p * partN / 8)));
-    }
-    scf::YieldOp::create(b, loc, results);
-    b.setInsertionPointAfter(kLoop);
-    return SmallVector<Value>(kLoop.getResults());
   }
 
   /// One arrival per consumer warp on empty[s] of each CTA of the cluster:

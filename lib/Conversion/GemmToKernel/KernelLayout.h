@@ -34,10 +34,6 @@ struct KernelLayout {
   /// columns, committed separately, so that promoting one part overlaps the
   /// tensor cores' work on the next.
   int64_t nParts;
-  /// The consumers' K loop is specialised for each number of 8-column
-  /// groups a tile has in its first B-scale block (at most 4 versions), so
-  /// the promotion needs no per-group select or multiply.
-  bool specializeScaleSplit = true;
   /// CTAs per cluster: 2 when A is multicast (the pair shares an M block and
   /// takes neighbouring N blocks; each loads half of A's rows for both).
   int64_t cluster;

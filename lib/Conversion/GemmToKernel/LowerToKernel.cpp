@@ -150,7 +150,6 @@ struct LowerToKernelPass
       ::dgemm::ProblemDesc p = gemm.getProblem(/*defaultM=*/1);
       KernelLayout layout = KernelLayout::get(config, p.n, p.k, wgmmaParts,
                                               p.kind, p.groups);
-      layout.specializeScaleSplit = specializeScaleSplit;
       int64_t smemLimit = gemm.getEffectiveTarget().getSmem();
       if (layout.smemBytes > smemLimit) {
         op->emitOpError() << "cannot be lowered: the kernel needs "
