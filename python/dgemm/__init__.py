@@ -17,7 +17,7 @@ from .gemm import (bind_gemm_fp8_fp8_bf16_nt, compile_to_ptx, config,
 from .jit import jit_settings
 from .grouped import (k_grouped_wgrad_gemm_fp8_fp8_fp32_nt, m_grouped_gemm_fp8_fp8_bf16_nt_contiguous,
                       m_grouped_gemm_fp8_fp8_bf16_nt_masked, wgrad_gemm_fp8_fp8_fp32_nt)
-from .utils import (align, calc_diff, ceil_div, get_col_major_tma_aligned_tensor,
+from .utils import (align, bench, calc_diff, ceil_div, get_col_major_tma_aligned_tensor,
                     get_tma_aligned_size, per_block_cast_back, per_block_cast_to_fp8,
                     per_token_cast_back, per_token_cast_to_fp8)
 
@@ -30,7 +30,7 @@ __all__ = [
     "set_num_sms", "get_num_sms", "get_m_alignment_for_contiguous_layout",
     "m_grouped_gemm_fp8_fp8_bf16_nt_contiguous", "m_grouped_gemm_fp8_fp8_bf16_nt_masked",
     "wgrad_gemm_fp8_fp8_fp32_nt", "k_grouped_wgrad_gemm_fp8_fp8_fp32_nt",
-    "align", "ceil_div", "calc_diff", "get_tma_aligned_size",
+    "align", "bench", "ceil_div", "calc_diff", "get_tma_aligned_size",
     "get_col_major_tma_aligned_tensor", "per_token_cast_to_fp8",
     "per_block_cast_to_fp8", "per_token_cast_back", "per_block_cast_back",
 ]

@@ -168,3 +168,38 @@ def calc_diff(x, y) -> float:
     if den == 0.0:
         return float("nan")
     return 1.0 - 2.0 * num / den
+
+
+def bench(fn, num_warmups=5, num_tests=10, high_precision=False, flush_l2=True):
+    """Mean GPU time of ``fn()`` in seconds (DeepGEMM's ``bench``):
+    ``num_warmups`` calls, then ``num_tests`` calls each timed with CUDA
+    events on the current stream, each preceded (with ``flush_l2``) by a
+    256 MB memset so its inputs come from HBM. ``high_precision``: 10x more
+    timed calls. Needs PyTorch with CUDA (raises RuntimeError saying so)."""
+    try:
+        import torch
+    except ImportError:
+        raise RuntimeError("dgemm.bench needs PyTorch with CUDA (it times with "
+                           "torch.cuda.Event)") from None
+    if not torch.cuda.is_available():
+        raise RuntimeError("dgemm.bench needs a CUDA device; torch.cuda.is_available() "
+                           "is False")
+    if num_tests < 1 or num_warmups < 0:
+        raise ValueError("bench needs num_tests >= 1 and num_warmups >= 0, got %d and %d"
+                         % (num_tests, num_warmups))
+    tests = num_tests * (10 if high_precision else 1)
+    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda") if flush_l2 else None
+    for _ in range(num_warmups):
+        fn()
+    torch.cuda.synchronize()
+    total = 0.0
+    for _ in range(tests):
+        if flush is not None:
+            flush.zero_()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        total += start.elapsed_time(end) / 1e3
+    return total / tests

@@ -285,6 +285,21 @@ class Gpu(unittest.TestCase):
         t = dgemm.get_col_major_tma_aligned_tensor(torch.randn(5, 3, device="cuda"))
         self.assertEqual(t.stride(), (1, 8))
 
+    def test_bench_times_a_gemm(self):
+        # DeepGEMM's bench: mean seconds per call; a 4096x4096x4096 GEMM takes
+        # between 20 us and 10 ms on any Hopper GPU.
+        a = torch.randn(4096, 4096, device="cuda")
+        (a8, sa), (b8, sb) = dgemm.per_token_cast_to_fp8(a), dgemm.per_block_cast_to_fp8(a)
+        d = torch.empty(4096, 4096, dtype=torch.bfloat16, device="cuda")
+        sa = dgemm.get_col_major_tma_aligned_tensor(sa)
+        t = dgemm.bench(lambda: dgemm.gemm_fp8_fp8_bf16_nt((a8, sa), (b8, sb), d),
+                        num_warmups=2, num_tests=5)
+        self.assertIsInstance(t, float)
+        self.assertGreater(t, 20e-6)
+        self.assertLess(t, 10e-3)
+        with self.assertRaises(ValueError):
+            dgemm.bench(lambda: None, num_tests=0)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -100,5 +100,16 @@ class ImportWithoutTorch(unittest.TestCase):
         self.assertEqual(r.stdout.strip(), "4")
 
 
+class BenchWithoutTorch(unittest.TestCase):
+    def test_says_what_it_needs(self):
+        try:
+            import torch  # noqa: F401
+            raise unittest.SkipTest("PyTorch is installed: test_gpu.py times a GEMM instead")
+        except ImportError:
+            pass
+        with self.assertRaisesRegex(RuntimeError, "dgemm.bench needs PyTorch with CUDA"):
+            dgemm.bench(lambda: None)
+
+
 if __name__ == "__main__":
     unittest.main()
