@@ -109,3 +109,17 @@ func.func @k_grouped(%a: memref<?xf8E4M3FN>, %sa: memref<?x4096xf32>, %b: memref
        config = #dgemm.config<block_m = 128, block_n = 128, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 4, num_sms = 132>}
   return
 }
+
+// -----
+
+// The masked kernel's row-by-row epilogue needs block_n <= N (found by
+// fuzz/gen_gemm_ops.py: the kernel op's verifier failed mid-pipeline).
+func.func @masked_block_n_over_n(%a: memref<8x7x896xf8E4M3FN>, %sa: memref<8x7x7xf32, strided<[56, 1, 8]>>,
+    %b: memref<8x96x896xf8E4M3FN>, %sb: memref<8x1x7xf32>, %g: memref<8xi32>, %d: memref<8x7x96xbf16>) {
+  // expected-error @+1 {{cannot be lowered: the masked layout needs block_n <= N (block_n = 104, N = 96)}}
+  dgemm.grouped_gemm #dgemm.grouped<masked> ins(%a, %sa, %b, %sb : memref<8x7x896xf8E4M3FN>,
+      memref<8x7x7xf32, strided<[56, 1, 8]>>, memref<8x96x896xf8E4M3FN>, memref<8x1x7xf32>)
+      groups(%g : memref<8xi32>) outs(%d : memref<8x7x96xbf16>)
+      {config = #dgemm.config<block_m = 128, block_n = 104, stages = 2, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 2, num_sms = 64>}
+  return
+}

@@ -63,6 +63,13 @@ static std::string unsupported(GroupedGemmOp op,
     auto d = cast<MemRefType>(op.getD().getType());
     if (!d.getLayout().isIdentity())
       return "the masked layout's D must be contiguous (identity layout)";
+    // Its epilogue stores rows of D with a leading dimension of N, which
+    // dgemm.epilogue_store_rows requires to be at least block_n. Found by
+    // fuzz/gen_gemm_ops.py (the kernel op's verifier failed mid-pipeline).
+    int64_t n = cast<MemRefType>(op.getB().getType()).getDimSize(1);
+    if (c.blockN > n)
+      return "the masked layout needs block_n <= N (block_n = " +
+             std::to_string(c.blockN) + ", N = " + std::to_string(n) + ")";
   }
   return unsupportedConfig(c);
 }
