@@ -44,7 +44,7 @@ UBSAN_OPTIONS=print_stacktrace=1:${UBSAN_OPTIONS:-} \
 rc=$?
 set -e
 
-grep -E '^#[0-9]+ +(INITED|DONE)|ERROR|SUMMARY|artifact|==[0-9]+==|^dgemm-fuzz-stages' \
+grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|ERROR|SUMMARY|artifact|==[0-9]+==|^dgemm-fuzz-stages' \
   "$log" | head -40 || true
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
