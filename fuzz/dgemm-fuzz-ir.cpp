@@ -6,9 +6,13 @@
 // it. Every diagnostic goes to a handler that drops it, and the report's
 // output (llvm::outs(), i.e. fd 1) is sent to /dev/null, so bad input must
 // end in a failed parse, verify or pass, never in an abort: any crash, ASan
-// or UBSan report is a bug. docs/fuzzing.md says how to run it.
+// or UBSan report is a bug. The executions reaching each stage (parsed,
+// verified, holding a GEMM op, config selected) are printed at exit
+// (FuzzStages.h). docs/fuzzing.md says how to run it.
 //
 //===----------------------------------------------------------------------===//
+
+#include "FuzzStages.h"
 
 #include "dgemm/Dialect/DGEMM/IR/DGEMM.h"
 #include "dgemm/Dialect/DGEMM/Transforms/Passes.h"
@@ -32,6 +36,13 @@
 #include <unistd.h>
 
 using namespace mlir;
+using ::dgemm::fuzz::FuzzStages;
+
+namespace {
+enum Stage { kExecuted, kParsed, kVerified, kHasGemm, kConfigSelected };
+const char *const kStageNames[] = {"parsed", "verified", "gemm_op",
+                                   "config_selected"};
+} // namespace
 
 /// The dialects are registered once; each input gets a fresh context (so
 /// nothing an input interns or loads leaks into the next one).
@@ -56,6 +67,7 @@ extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
     }
   }
   (void)registry();
+  FuzzStages::init("dgemm-fuzz-ir", kStageNames, 4);
   return 0;
 }
 
@@ -85,6 +97,7 @@ static bool nestsTooDeep(const uint8_t *data, size_t size) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  FuzzStages::reach(kExecuted);
   if (nestsTooDeep(data, size))
     return -1; // not added to the corpus
   MLIRContext context(registry(), MLIRContext::Threading::DISABLED);
@@ -101,12 +114,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, config);
   if (!module)
     return 0;
+  FuzzStages::reach(kParsed);
   if (failed(verify(*module)))
     return 0;
+  FuzzStages::reach(kVerified);
+  bool hasGemm = false;
+  module->walk([&](mlir::dgemm::GemmOpInterface) { hasGemm = true; });
+  if (hasGemm)
+    FuzzStages::reach(kHasGemm);
 
-  PassManager pm(&context, ModuleOp::getOperationName());
-  pm.addPass(mlir::dgemm::createDGEMMSelectConfig());
-  pm.addPass(mlir::dgemm::createDGEMMConfigReport());
-  (void)pm.run(*module);
+  PassManager select(&context, ModuleOp::getOperationName());
+  select.addPass(mlir::dgemm::createDGEMMSelectConfig());
+  if (failed(select.run(*module)))
+    return 0;
+  if (hasGemm)
+    FuzzStages::reach(kConfigSelected);
+  PassManager report(&context, ModuleOp::getOperationName());
+  report.addPass(mlir::dgemm::createDGEMMConfigReport());
+  (void)report.run(*module);
   return 0;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Configures and builds dgemm with clang-22 + lld + ninja.
 #   scripts/build.sh [BUILD_DIR] [extra cmake args...]
-# BUILD_DIR defaults to build/. Pass -DDGEMM_BUNDLE=ON for the GPU bundle.
+# BUILD_DIR defaults to build/. Pass -DDGEMM_BUNDLE=ON for the GPU bundle,
+# -DDGEMM_FUZZ=ON for the libFuzzer targets (scripts/test.sh does).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
@@ -13,5 +14,7 @@ if [ ! -f "$build/build.ninja" ]; then
     -DLLVM_USE_LINKER=lld \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit "$@"
+elif [ $# -gt 0 ]; then
+  cmake "$build" "$@"   # an existing build dir takes the extra args too
 fi
 ninja -C "$build"

@@ -83,3 +83,30 @@ func.func @k_grouped_g4_m4096_n7168(%a: memref<?xf8E4M3FN>, %sa: memref<?x4096xf
       ks(%ks : memref<4xi32>) outs(%d : memref<4x4096x7168xf32>) {recipe = #dgemm.recipe<a = 1x128, b = 1x128>}
   return
 }
+
+// -----
+
+// Grouped GEMMs take K from A, whose K the verifier requires static; B's K
+// may be dynamic. Found by fuzz/gen_gemm_ops.py: K was read from B, so a
+// dynamic one made the problem's K -2^63 and no config could be chosen (nor
+// an attached one verified).
+// CHECK-LABEL: func.func @masked_b_k_dynamic
+// CHECK: dgemm.grouped_gemm
+// CHECK-SAME: config = #dgemm.config<block_m = 256, block_n = 96, stages = 3,
+// CHECK-LABEL: func.func @contiguous_b_k_dynamic_config
+// CHECK: config = #dgemm.config<block_m = 128, block_n = 128, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 1, num_sms = 132>
+func.func @masked_b_k_dynamic(%a: memref<32x1024x128xf8E4M3FN>, %sa: memref<32x1024x1xf32, strided<[?, 1, ?]>>,
+    %b: memref<32x96x?xf8E4M3FN>, %sb: memref<32x1x1xf32>, %g: memref<32xi32>, %d: memref<32x1024x96xbf16>) {
+  dgemm.grouped_gemm #dgemm.grouped<masked> ins(%a, %sa, %b, %sb : memref<32x1024x128xf8E4M3FN>,
+      memref<32x1024x1xf32, strided<[?, 1, ?]>>, memref<32x96x?xf8E4M3FN>, memref<32x1x1xf32>)
+      groups(%g : memref<32xi32>) outs(%d : memref<32x1024x96xbf16>) {m_hint = 4096 : i64}
+  return
+}
+func.func @contiguous_b_k_dynamic_config(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,
+    %b: memref<4x4096x?xf8E4M3FN>, %sb: memref<4x32x56xf32>, %mi: memref<?xi32>, %d: memref<?x4096xbf16>) {
+  dgemm.grouped_gemm #dgemm.grouped<contiguous> ins(%a, %sa, %b, %sb : memref<?x7168xf8E4M3FN>,
+      memref<?x56xf32, strided<[1, ?]>>, memref<4x4096x?xf8E4M3FN>, memref<4x32x56xf32>)
+      groups(%mi : memref<?xi32>) outs(%d : memref<?x4096xbf16>)
+      {config = #dgemm.config<block_m = 128, block_n = 128, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 1, num_sms = 132>}
+  return
+}

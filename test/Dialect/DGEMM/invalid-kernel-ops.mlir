@@ -5,8 +5,8 @@
 
 !frag8 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
 llvm.func @rows_ld_small(%t: !frag8, %d: !llvm.ptr<1>, %r: i32, %c: i32, %tid: i32) {
-  // expected-error @+1 {{ld must be even and at least block_n = 16, got 8}}
-  dgemm.epilogue_store_rows (%t), %d rows %r cols %c tid %tid {ld = 8 : i32, block_m = 64 : i32, block_n = 16 : i32, consumers = 1 : i32} : (!frag8), !llvm.ptr<1>
+  // expected-error @+1 {{ld must be even and at least 2 (bf16 pairs), got 7}}
+  dgemm.epilogue_store_rows (%t), %d rows %r cols %c tid %tid {ld = 7 : i32, block_m = 64 : i32, block_n = 16 : i32, consumers = 1 : i32} : (!frag8), !llvm.ptr<1>
   llvm.return
 }
 

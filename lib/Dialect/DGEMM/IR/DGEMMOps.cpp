@@ -270,8 +270,10 @@ LogicalResult GroupedGemmOp::verify() {
     p.m = *getMHint();
   else
     p.m = a.isDynamicDim(mDim) ? defaultM : a.getDimSize(mDim);
+  // N and K from the operands whose dimension the verifier requires static
+  // (B's K may be dynamic: it only has to agree with A's).
   p.n = b.getDimSize(1);
-  p.k = b.getDimSize(2);
+  p.k = a.getDimSize(mDim + 1);
   p.groups = b.isDynamicDim(0) ? 1 : b.getDimSize(0);
   p.out = ::dgemm::OutType::BF16;
   return p;

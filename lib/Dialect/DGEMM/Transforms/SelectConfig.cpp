@@ -42,8 +42,21 @@ struct SelectConfigPass
       options.allowMulticast = multicast;
       options.allowMulticastB = multicastB;
       options.maxBlockM = maxBlockM;
-      ::dgemm::KernelConfig config = ::dgemm::selectConfig(
-          problem, toTargetDesc(op.getEffectiveTarget()), options);
+      ::dgemm::TargetDesc target = toTargetDesc(op.getEffectiveTarget());
+      ::dgemm::KernelConfig config =
+          ::dgemm::selectConfig(problem, target, options);
+      // No candidate fits (a target with too little shared memory for three
+      // stages of the smallest tile): selectConfig returns the all-zero
+      // config, which must not become an attribute (#dgemm.config rejects
+      // it). Found by fuzz/gen_gemm_ops.py.
+      if (!::dgemm::checkConfig(config, problem, target).empty()) {
+        op->emitOpError() << "no config fits: no tile of block M <= "
+                          << options.maxBlockM
+                          << " has room for 3 pipeline stages in the "
+                          << target.smemPerBlock
+                          << " bytes of shared memory per block of the target";
+        return WalkResult::interrupt();
+      }
       op.setKernelConfig(toConfigAttr(op->getContext(), config));
       ++numChosen;
       return WalkResult::advance();
