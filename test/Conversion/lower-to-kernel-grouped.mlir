@@ -107,7 +107,7 @@ func.func @masked(%a: memref<4x256x7168xf8E4M3FN>, %sa: memref<4x256x56xf32, str
 // A masked tile wider than the matrix (block_n 104 > N 96): the row store
 // predicates columns, so it lowers (fuzz/gen_gemm_ops.py found the lowering
 // failing inside the store op's verifier, which required ld >= block_n).
-// CHECK-LABEL: llvm.func @dgemm_grouped_masked_g8_n96_k896_bm128_bn104_s2_g2_c64_p2(
+// CHECK-LABEL: llvm.func @dgemm_grouped_masked_g8_n96_k896_bm128_bn104_s2_g2_c64(
 // CHECK: dgemm.epilogue_store_rows({{.*}} {block_m = 128 : i32, block_n = 104 : i32, consumers = 2 : i32, ld = 96 : i32}
 func.func @masked_block_n_over_n(%a: memref<8x7x896xf8E4M3FN>, %sa: memref<8x7x7xf32, strided<[56, 1, 8]>>,
     %b: memref<8x96x896xf8E4M3FN>, %sb: memref<8x1x7xf32>, %g: memref<8xi32>, %d: memref<8x7x96xbf16>) {
