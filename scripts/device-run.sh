@@ -24,7 +24,9 @@
 #      $OUT/RESULTS.md (scripts/gen_results.py)
 #   6. with SANITIZE=1: compute-sanitizer memcheck and racecheck on
 #      run_bench.py --sanitize -> $OUT/memcheck.log, $OUT/racecheck.log,
-#      and (GROUPED=1) on run_grouped.py --sanitize -> $OUT/*-grouped.log
+#      and (GROUPED=1) on run_grouped.py --sanitize -> $OUT/*-grouped.log;
+#      bench/sanitizer_planted.py: each tool must report a bug planted in
+#      the kernel IR -> $OUT/planted.log
 #   7. a short status table and the benchmark table, last
 # Everything printed is also in $OUT/device-run.log. Exit status: 0 if every
 # step passed.
@@ -208,6 +210,11 @@ torch.cuda.get_device_capability(0))' || true
       rc=$?
       tail -n 25 "$OUT/racecheck.log"
       step "racecheck" $rc
+      banner "compute-sanitizer on planted bugs (they must be reported)"
+      timeout -k 10 "$(cap 240)" python3 bench/sanitizer_planted.py >"$OUT/planted.log" 2>&1
+      rc=$?
+      cat "$OUT/planted.log"
+      step "sanitizers catch planted bugs" $rc
       if [ "$GROUPED" = 1 ]; then
         local tool
         for tool in memcheck racecheck; do
