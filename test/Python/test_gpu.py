@@ -285,6 +285,56 @@ class Gpu(unittest.TestCase):
         t = dgemm.get_col_major_tma_aligned_tensor(torch.randn(5, 3, device="cuda"))
         self.assertEqual(t.stride(), (1, 8))
 
+    def _gemm(self, inp, m, n):
+        d = torch.full((m, n), float("nan"), dtype=torch.bfloat16, device="cuda")
+        dgemm.gemm_fp8_fp8_bf16_nt((inp["a"], inp["sfa_tma"]), (inp["b"], inp["sfb"]), d)
+        torch.cuda.synchronize()
+        return d
+
+    def test_extreme_scales(self):
+        # Scales 2^-60 on A's rows and 2^+60 on B's blocks (and the other way
+        # round): the products stay in f32 range only if every factor is
+        # applied exactly once; checked against the float64 reference.
+        rb = self.rb
+        m, n, k = 200, 384, 512
+        for e in (60, -60):
+            inp = rb.make_inputs(torch, dgemm, m, n, k, seed=11)
+            inp["sfa"] = inp["sfa"] * 2.0 ** -e
+            inp["sfa_tma"] = dgemm.get_col_major_tma_aligned_tensor(inp["sfa"])
+            inp["sfb"] = inp["sfb"] * 2.0 ** e
+            ref, rms = rb.reference(torch, dgemm, inp)
+            chk = rb.check_output(torch, dgemm, self._gemm(inp, m, n), ref, rms)
+            self.assertTrue(chk["ok"], (e, chk))
+
+    def test_zero_rows_and_nan_inputs(self):
+        # Documented behaviour (docs/runtime.md): zero rows give exact zeros;
+        # a NaN in A's row i (or its scale) makes D's row i NaN and nothing
+        # else; an Inf scale does the same (Inf * 0 = NaN in the promotion).
+        rb = self.rb
+        m, n, k = 192, 256, 384
+        inp = rb.make_inputs(torch, dgemm, m, n, k, seed=12)
+        inp["a"][7].zero_()
+        a_bits = inp["a"].view(torch.uint8)
+        a_bits[20, 5] = 0x7F                      # e4m3fn NaN
+        inp["sfa"][33, 1] = float("inf")
+        inp["sfa_tma"] = dgemm.get_col_major_tma_aligned_tensor(inp["sfa"])
+        d = self._gemm(inp, m, n).float()
+        self.assertTrue(bool((d[7] == 0).all()))
+        self.assertTrue(bool(torch.isnan(d[20]).all()))
+        self.assertFalse(bool(torch.isfinite(d[33]).any()))
+        others = [i for i in range(m) if i not in (20, 33)]
+        self.assertTrue(bool(torch.isfinite(d[others]).all()))
+        # The other rows are still right.
+        clean = dict(inp)
+        clean["a"] = inp["a"].clone()
+        clean["a"].view(torch.uint8)[20, 5] = 0
+        clean["sfa"] = inp["sfa"].clone()
+        clean["sfa"][33, 1] = 1.0
+        ref, rms = rb.reference(torch, dgemm, clean)
+        keep = torch.tensor(others, device="cuda")
+        chk = rb.check_output(torch, dgemm, d[keep].to(torch.bfloat16), ref[keep], rms[keep])
+        self.assertTrue(chk["ok"], chk)
+
     def test_bench_times_a_gemm(self):
         # DeepGEMM's bench: mean seconds per call; a 4096x4096x4096 GEMM takes
         # between 20 us and 10 ms on any Hopper GPU.
