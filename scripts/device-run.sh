@@ -26,7 +26,8 @@
 #      run_bench.py --sanitize -> $OUT/memcheck.log, $OUT/racecheck.log,
 #      and (GROUPED=1) on run_grouped.py --sanitize -> $OUT/*-grouped.log;
 #      bench/sanitizer_planted.py: each tool must report a bug planted in
-#      the kernel IR -> $OUT/planted.log
+#      the kernel IR -> $OUT/planted.log; synccheck and initcheck on the
+#      small-M normal and grouped runs -> $OUT/synccheck.log, initcheck.log
 #   7. a short status table and the benchmark table, last
 # Everything printed is also in $OUT/device-run.log. Exit status: 0 if every
 # step passed.
@@ -210,6 +211,18 @@ torch.cuda.get_device_capability(0))' || true
       rc=$?
       tail -n 25 "$OUT/racecheck.log"
       step "racecheck" $rc
+      local extra
+      for extra in synccheck initcheck; do
+        banner "compute-sanitizer $extra (small M, normal and grouped kernels)"
+        timeout -k 10 "$(cap 120)" compute-sanitizer --tool $extra --error-exitcode 99 \
+          --print-limit 20 python3 bench/run_bench.py --sanitize >"$OUT/$extra.log" 2>&1
+        rc=$?
+        timeout -k 10 "$(cap 120)" compute-sanitizer --tool $extra --error-exitcode 99 \
+          --print-limit 20 python3 bench/run_grouped.py --sanitize >>"$OUT/$extra.log" 2>&1
+        rc2=$?
+        grep -E "SUMMARY" "$OUT/$extra.log"
+        step "$extra" $((rc != 0 ? rc : rc2))
+      done
       banner "compute-sanitizer on planted bugs (they must be reported)"
       timeout -k 10 "$(cap 240)" python3 bench/sanitizer_planted.py >"$OUT/planted.log" 2>&1
       rc=$?
