@@ -501,6 +501,8 @@ def main(argv=None):
     ap.add_argument("--deepgemm", type=Path, default=DEEPGEMM_CSV,
                     help="DeepGEMM and cuBLAS TFLOPS of another run (CSV; default %(default)s; "
                          "'' for none)")
+    ap.add_argument("--sanitizer-logs", type=Path, nargs="*", default=[],
+                    help="compute-sanitizer logs and sanitizer_planted.py's log: a section")
     ap.add_argument("--grouped", type=Path,
                     help="JSON lines of bench/run_grouped.py: appends the m-grouped section")
     ap.add_argument("--svg", type=Path, default=None,
@@ -523,6 +525,9 @@ def main(argv=None):
         import grouped_results
         text = text.rstrip("\n") + "\n\n" + grouped_results.render(
             read_jsonl(args.grouped), args.grouped.name, (deepgemm or {}).get("rows"))
+    if args.sanitizer_logs:
+        import sanitizer_results
+        text = text.rstrip("\n") + "\n\n" + sanitizer_results.render(args.sanitizer_logs)
     if args.compile_times and args.compile_times.is_file():
         text = text.rstrip("\n") + "\n\n" + "\n".join(
             render_compile_times(read_jsonl(args.compile_times)))

@@ -72,5 +72,29 @@ class Render(unittest.TestCase):
                       text)
 
 
+
+class SanitizerSection(unittest.TestCase):
+    def test_summaries_and_planted_lines(self):
+        import tempfile
+        from pathlib import Path
+        import sanitizer_results as sr
+        d = Path(tempfile.mkdtemp())
+        (d / "x-memcheck.log").write_text("run\n========= ERROR SUMMARY: 0 errors\n")
+        (d / "x-racecheck-grouped.log").write_text(
+            "========= RACECHECK SUMMARY: 2 hazards displayed (2 errors, 0 warnings)\n")
+        (d / "x-initcheck.log").write_text("========= ERROR SUMMARY: 0 errors\n"
+                                           "========= ERROR SUMMARY: 3 errors\n")
+        (d / "x-planted.log").write_text(
+            "oob-store         memcheck  ok  : 5 errors/hazards reported, some expected\n"
+            "sanitizer_planted: every planted bug caught, clean kernel clean\n")
+        text = sr.render(sorted(d.iterdir()))
+        self.assertIn("| `x-memcheck.log` | memcheck | normal | ERROR SUMMARY: 0 errors |", text)
+        self.assertIn("| `x-racecheck-grouped.log` | racecheck | grouped | RACECHECK SUMMARY: "
+                      "2 hazards displayed (2 errors, 0 warnings) |", text)
+        self.assertIn("| `x-initcheck.log` | initcheck | grouped | ERROR SUMMARY: 3 errors |", text)
+        self.assertIn("oob-store         memcheck  ok", text)
+        self.assertIn("sanitizer_planted: every planted bug caught", text)
+
+
 if __name__ == "__main__":
     unittest.main()
