@@ -34,6 +34,7 @@
 #
 # Knobs (environment): RANDOM_SHAPES (40), SANITIZE (0), BENCH (1; 0 skips
 # steps 5), TESTS (1; 0 skips steps 3-4), BUDGET_S (510: the whole run),
+# SANITIZE_ALL (0; 1: memcheck over every reference shape, bench/sanitize_all.py),
 # GROUPED (1; 0 skips the grouped bench), GROUPED_RANDOM (6 random cases per
 # layout), GROUPED_BUDGET_S (150),
 # COMPILE_TIMES (1; 0 skips compile_times.py), COMPILE_TIMES_ARGS
@@ -211,6 +212,14 @@ torch.cuda.get_device_capability(0))' || true
       rc=$?
       tail -n 25 "$OUT/racecheck.log"
       step "racecheck" $rc
+      if [ "${SANITIZE_ALL:-0}" = 1 ]; then
+        banner "compute-sanitizer memcheck on every reference shape (normal, contiguous, masked)"
+        timeout -k 10 "$(cap 420)" compute-sanitizer --tool memcheck --error-exitcode 99 \
+          --print-limit 20 python3 bench/sanitize_all.py >"$OUT/memcheck-all.log" 2>&1
+        rc=$?
+        tail -n 4 "$OUT/memcheck-all.log"
+        step "memcheck (all reference shapes)" $rc
+      fi
       local extra
       for extra in synccheck initcheck; do
         banner "compute-sanitizer $extra (small M, normal and grouped kernels)"
