@@ -33,7 +33,9 @@ def render(paths):
                         or l.startswith("sanitizer_planted:")]
             continue
         tool = next((t for t in _TOOLS if t in p.name), "?")
-        runs = "grouped" if "grouped" in p.name else "normal"
+        runs = ("every reference shape (18 normal, 4 contiguous, 6 masked)"
+                if "memcheck-all" in p.name
+                else "grouped" if "grouped" in p.name else "normal")
         sums = summaries(text)
         if tool in ("synccheck", "initcheck") and len(sums) == 2:
             out.append("| `%s` | %s | normal | %s |" % (p.name, tool, sums[0]))
