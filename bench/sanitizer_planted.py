@@ -9,7 +9,13 @@ kernels means something:
 - ``no-scale-barrier``: the consumers skip the named barrier between
   copying the tile's B scales to shared memory and reading them (a skipped
   barrier wait): racecheck must report a shared-memory hazard.
-- ``clean``: the kernel IR as dgemm-opt prints it: both tools report none.
+- ``bad-warp-sync``: every thread runs a warp barrier whose mask holds
+  only lane 0 (threads outside the mask: undefined): synccheck must
+  report it.
+- ``uninit-read``: every thread loads (volatile) 64 KiB past the B scales,
+  inside the same allocation, whose rest the caller never wrote: initcheck
+  must report an uninitialized global read.
+- ``clean``: the kernel IR as dgemm-opt prints it: no tool reports anything.
 
   DGEMM_OPT=.../dgemm-opt PYTHONPATH=python python3 bench/sanitizer_planted.py
 
@@ -48,18 +54,36 @@ def kernel_ir():
                           check=True).stdout
 
 
-def plant_oob_store(text):
-    """After the kernel's entry, thread-independent: every thread stores an
-    i32 256 MiB past the B-scale pointer (%arg4)."""
+def _entry(text, planted):
     m = re.search(r"(llvm\.func @dgemm_\w+\([^\n]*\{\n)", text)
     if not m:
         raise ValueError("kernel function not found")
-    planted = ("      %planted_v = llvm.mlir.constant(7 : i32) : i32\n"
-               "      %planted_off = llvm.mlir.constant(268435456 : i64) : i64\n"
-               "      %planted_p = llvm.getelementptr %arg4[%planted_off] : "
-               "(!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8\n"
-               "      llvm.store %planted_v, %planted_p : i32, !llvm.ptr<1>\n")
     return text[:m.end()] + planted + text[m.end():]
+
+
+def plant_oob_store(text):
+    """After the kernel's entry, every thread stores an i32 256 MiB past the
+    B-scale pointer (%arg4)."""
+    return _entry(text, "      %planted_v = llvm.mlir.constant(7 : i32) : i32\n"
+                        "      %planted_off = llvm.mlir.constant(268435456 : i64) : i64\n"
+                        "      %planted_p = llvm.getelementptr %arg4[%planted_off] : "
+                        "(!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8\n"
+                        "      llvm.store %planted_v, %planted_p : i32, !llvm.ptr<1>\n")
+
+
+def plant_bad_warp_sync(text):
+    """Every thread: bar.warp.sync with mask 0x1."""
+    return _entry(text, "      %planted_mask = llvm.mlir.constant(1 : i32) : i32\n"
+                        "      nvvm.bar.warp.sync %planted_mask : i32\n")
+
+
+def plant_uninit_read(text):
+    """Every thread loads 64 KiB past the B scales (volatile, so it stays)."""
+    return _entry(text,
+                  "      %planted_off = llvm.mlir.constant(65536 : i64) : i64\n"
+                  "      %planted_p = llvm.getelementptr %arg4[%planted_off] : "
+                  "(!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8\n"
+                  "      %planted_v = llvm.load volatile %planted_p : !llvm.ptr<1> -> i32\n")
 
 
 def plant_no_scale_barrier(text):
@@ -71,30 +95,42 @@ def plant_no_scale_barrier(text):
 
 
 VARIANTS = {
-    "clean": (lambda t: t, {"memcheck": False, "racecheck": False}),
+    "clean": (lambda t: t, {"memcheck": False, "racecheck": False, "synccheck": False,
+                            "initcheck": False}),
     "oob-store": (plant_oob_store, {"memcheck": True}),
     "no-scale-barrier": (plant_no_scale_barrier, {"racecheck": True}),
+    "bad-warp-sync": (plant_bad_warp_sync, {"synccheck": True}),
+    "uninit-read": (plant_uninit_read, {"initcheck": True}),
 }
+TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")
 
 
 def child(path):
-    """Launch the kernel IR in `path` once on random inputs."""
+    """Launch the kernel IR in `path` once on random inputs. The B scales
+    sit at the start of a 1 MiB allocation whose rest is never written (the
+    uninit-read variant reads there); D is written before the launch (the
+    clean kernel must give initcheck nothing to report)."""
     import torch
     import run_bench
     dgemm = run_bench.import_dgemm()
     inp = run_bench.make_inputs(torch, dgemm, M, N, K, seed=3)
-    d = torch.empty((M, N), dtype=torch.bfloat16, device="cuda")
+    sfb = inp["sfb"]
+    room = torch.empty(1 << 18, dtype=torch.float32, device="cuda")
+    room[:sfb.numel()].copy_(sfb.reshape(-1))
+    sfb = room[:sfb.numel()].view(sfb.shape)
+    d = torch.zeros((M, N), dtype=torch.bfloat16, device="cuda")
+    torch.cuda.synchronize()
     dgemm.launch_kernel_ir(Path(path).read_text(), (inp["a"], inp["sfa_tma"]),
-                           (inp["b"], inp["sfb"]), d)
+                           (inp["b"], sfb), d)
     torch.cuda.synchronize()
     return 0
 
 
 def reported(tool, output):
-    if tool == "memcheck":
-        m = re.search(r"ERROR SUMMARY: (\d+) error", output)
-    else:
+    if tool == "racecheck":
         m = re.search(r"RACECHECK SUMMARY: (\d+) hazard", output)
+    else:
+        m = re.search(r"ERROR SUMMARY: (\d+) error", output)
     return int(m.group(1)) if m else None
 
 
@@ -118,7 +154,7 @@ def main(argv):
     for name, (plant, expect) in VARIANTS.items():
         path = out_dir / ("%s.mlir" % name)
         path.write_text(plant(base))
-        for tool in ("memcheck", "racecheck"):
+        for tool in TOOLS:
             if tool not in expect:
                 continue
             r = subprocess.run([sanitizer, "--tool", tool, "--print-limit", "5",
@@ -130,7 +166,8 @@ def main(argv):
             good = count is not None and (count > 0) == want
             ok = ok and good
             first = next((l.strip() for l in text.splitlines()
-                          if "Invalid" in l or "Race" in l or "Hazard" in l or "hazard" in l
+                          if ("Invalid" in l or "Race" in l or "Hazard" in l or "hazard" in l
+                              or "Uninitialized" in l or "Barrier" in l or "barrier" in l)
                           and "SUMMARY" not in l), "")
             print("%-17s %-9s %s: %s errors/hazards reported, %s expected%s" % (
                 name, tool, "ok  " if good else "FAIL", count,
