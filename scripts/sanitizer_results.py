@@ -29,7 +29,7 @@ def render(paths):
         text = p.read_text(errors="replace")
         if "sanitizer_planted:" in text:
             planted += [l.rstrip() for l in text.splitlines()
-                        if re.match(r"^\S+\s+(memcheck|racecheck)\s", l)
+                        if re.match(r"^\S+\s+(memcheck|racecheck|synccheck|initcheck)\s", l)
                         or l.startswith("sanitizer_planted:")]
             continue
         tool = next((t for t in _TOOLS if t in p.name), "?")
