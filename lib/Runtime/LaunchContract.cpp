@@ -359,6 +359,7 @@ Status dgemm::runtime::parseContract(std::string_view text,
   std::string why = checkContract(c);
   if (!why.empty())
     return Status::invalidArgument("launch contract text: " + why);
+  c.markChecked();
   out = std::move(c);
   return Status::success();
 }

@@ -140,6 +140,7 @@ Status dgemm::runtime::contractFromAttr(mlir::DictionaryAttr attr,
   if (!why.empty())
     return Status::invalidArgument("dgemm.launch of " + c.kernelName + ": " +
                                    why);
+  c.markChecked();
   out = std::move(c);
   return Status::success();
 }

@@ -59,17 +59,20 @@ CUtensorMapSwizzle mapSwizzle(int64_t bytes) {
 Status dgemm::runtime::deriveTensorMapArgs(const ContractParam &p,
                                            const dgemm_tensor &t,
                                            TensorMapArgs &out) {
-  std::string who = "operand " + str(p.operand) + " (tensor map)";
+  // Built only for an error message (not on the launch path).
+  auto who = [&p] { return "operand " + str(p.operand) + " (tensor map)"; };
   if (p.kind != ParamKind::TensorMap)
-    return Status::internal(who + ": the contract entry is not a tensor map");
-  std::string contractError = checkContractParam(p);
-  if (!contractError.empty())
-    return Status::internal(who + ": bad contract entry (" + contractError);
+    return Status::internal(who() + ": the contract entry is not a tensor map");
+  if (!p.checked) {
+    std::string contractError = checkContractParam(p);
+    if (!contractError.empty())
+      return Status::internal(who() + ": bad contract entry (" + contractError);
+  }
   if (!dtypeMatches(p.dtype, rawDtype(t)))
-    return Status::invalidArgument(who + " is " + dtypeName(rawDtype(t)) +
+    return Status::invalidArgument(who() + " is " + dtypeName(rawDtype(t)) +
                                    ", but the kernel reads it as " + p.dtype);
   if (t.rank < 1 || t.rank > 4)
-    return Status::invalidArgument(who + " has rank " + str(t.rank) +
+    return Status::invalidArgument(who() + " has rank " + str(t.rank) +
                                    ", not in [1, 4]");
   int64_t bytes = contractDtypeBytes(p.dtype);
   uint32_t rank = static_cast<uint32_t>(p.dims.size());
@@ -82,12 +85,12 @@ Status dgemm::runtime::deriveTensorMapArgs(const ContractParam &p,
   for (uint32_t j = 0; j < rank; ++j) {
     int64_t dim = p.dims[j];
     if (dim >= t.rank)
-      return Status::invalidArgument(who + ": the kernel maps dimension " +
+      return Status::invalidArgument(who() + ": the kernel maps dimension " +
                                      str(dim) + " of a rank-" + str(t.rank) +
                                      " tensor");
     int64_t size = t.shape[dim];
     if (size < 1 || static_cast<uint64_t>(size) > kMaxGlobalDim)
-      return Status::invalidArgument(who + ": dimension " + str(dim) +
+      return Status::invalidArgument(who() + ": dimension " + str(dim) +
                                      " has size " + str(size) +
                                      ", not in [1, 2^32]");
     args.globalDim[j] = static_cast<uint64_t>(size);
@@ -97,7 +100,7 @@ Status dgemm::runtime::deriveTensorMapArgs(const ContractParam &p,
     if (j == 0) {
       if (size > 1 && stride != 1)
         return Status::invalidArgument(
-            who + ": the innermost mapped dimension " + str(dim) +
+            who() + ": the innermost mapped dimension " + str(dim) +
             " must be contiguous (stride 1), got stride " + str(stride));
       continue;
     }
@@ -110,24 +113,24 @@ Status dgemm::runtime::deriveTensorMapArgs(const ContractParam &p,
       strideBytes = (prev + 15) / 16 * 16;
     } else {
       if (stride < 1)
-        return Status::invalidArgument(who + ": dimension " + str(dim) +
+        return Status::invalidArgument(who() + ": dimension " + str(dim) +
                                        " has stride " + str(stride));
       strideBytes = static_cast<uint64_t>(stride) * bytes;
       if (strideBytes % 16 != 0)
         return Status::invalidArgument(
-            who + ": dimension " + str(dim) + " has a stride of " +
+            who() + ": dimension " + str(dim) + " has a stride of " +
             str(static_cast<int64_t>(strideBytes)) +
             " bytes; TMA needs a multiple of 16 bytes");
     }
     if (strideBytes >= kMaxStrideBytes)
-      return Status::invalidArgument(who + ": dimension " + str(dim) +
+      return Status::invalidArgument(who() + ": dimension " + str(dim) +
                                      " has a stride of 2^40 bytes or more");
     args.globalStrides[j - 1] = strideBytes;
   }
   if (!t.data)
-    return Status::invalidArgument(who + " has a NULL data pointer");
+    return Status::invalidArgument(who() + " has a NULL data pointer");
   if (reinterpret_cast<uintptr_t>(t.data) % 16 != 0)
-    return Status::invalidArgument(who +
+    return Status::invalidArgument(who() +
                                    ": the data address is not 16-byte aligned");
   out = args;
   return Status::success();

@@ -41,6 +41,9 @@ struct ContractParam {
   std::vector<int64_t> box;
   int64_t swizzle = 0;
   std::string dtype;
+  /// Set by contractFromAttr / parseContract once checkContract passed, so
+  /// the launcher does not check it again on every launch (not compared).
+  bool checked = false;
 
   bool operator==(const ContractParam &o) const;
 };
@@ -65,8 +68,19 @@ struct LaunchContract {
   int64_t layout = 0;
   int64_t groups = 1;
   std::vector<ContractParam> params;
+  /// Set with the params' `checked` once checkContract passed (not
+  /// compared).
+  bool checked = false;
 
   bool operator==(const LaunchContract &o) const;
+
+  /// Marks the contract and its params checked (call after checkContract
+  /// returned empty).
+  void markChecked() {
+    checked = true;
+    for (ContractParam &p : params)
+      p.checked = true;
+  }
 };
 
 /// Values of LaunchContract::layout.
