@@ -11,6 +11,7 @@
 #include "dgemm-c/Runtime.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace dgemm::test {
 
@@ -27,6 +28,22 @@ inline dgemm_tensor matrix(uintptr_t address, dgemm_dtype dtype, int64_t rows,
   t.shape[1] = cols;
   t.strides[0] = rowStride;
   t.strides[1] = colStride;
+  return t;
+}
+
+/// A dense row-major tensor of any rank (up to 4) at `address`.
+inline dgemm_tensor dense(uintptr_t address, dgemm_dtype dtype,
+                          std::vector<int64_t> shape) {
+  dgemm_tensor t{};
+  t.data = reinterpret_cast<void *>(address);
+  t.dtype = dtype;
+  t.rank = static_cast<int32_t>(shape.size());
+  int64_t stride = 1;
+  for (int i = t.rank - 1; i >= 0; --i) {
+    t.shape[i] = shape[i];
+    t.strides[i] = stride;
+    stride *= shape[i];
+  }
   return t;
 }
 

@@ -45,29 +45,14 @@ std::string stridesText(const dgemm_tensor &t) {
   return s + ")";
 }
 
-/// Presence, rank, dtype and non-negative sizes and strides.
+Status checkTensor(const char *name, const dgemm_tensor *t, int32_t rank,
+                   dgemm_dtype want, const char *layout);
+
+/// A rank-2 operand: presence, rank, dtype and non-negative sizes and
+/// strides.
 Status checkBasics(const char *name, const dgemm_tensor *t, dgemm_dtype want,
                    const char *layout) {
-  if (!t)
-    return Status::invalidArgument(std::string(name) + " is NULL");
-  if (t->rank != 2)
-    return Status::invalidArgument(std::string(name) + " must have rank 2 (" +
-                                   layout + "), got rank " + str(t->rank));
-  if (int dtype = rawDtype(*t); dtype != static_cast<int>(want))
-    return Status::invalidArgument(std::string(name) + " must be " +
-                                   dtypeName(want) + ", got " +
-                                   dtypeName(dtype));
-  for (int i = 0; i < 2; ++i) {
-    if (t->shape[i] < 0 || t->shape[i] > kMaxInt32)
-      return Status::invalidArgument(std::string(name) + " has shape " +
-                                     shapeText(*t) +
-                                     ": sizes must be in [0, 2147483647]");
-    if (t->strides[i] < 0)
-      return Status::invalidArgument(std::string(name) + " has strides " +
-                                     stridesText(*t) +
-                                     ": strides must be non-negative");
-  }
-  return Status::success();
+  return checkTensor(name, t, 2, want, layout);
 }
 
 bool isEmpty(const dgemm_tensor &t) {

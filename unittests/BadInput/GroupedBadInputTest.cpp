@@ -19,21 +19,6 @@ using namespace dgemm::test;
 
 namespace {
 
-dgemm_tensor dense(uintptr_t address, dgemm_dtype dtype,
-                   std::vector<int64_t> shape) {
-  dgemm_tensor t{};
-  t.data = reinterpret_cast<void *>(address);
-  t.dtype = dtype;
-  t.rank = static_cast<int32_t>(shape.size());
-  int64_t stride = 1;
-  for (int i = t.rank - 1; i >= 0; --i) {
-    t.shape[i] = shape[i];
-    t.strides[i] = stride;
-    stride *= shape[i];
-  }
-  return t;
-}
-
 /// Valid contiguous operands: G = 3, M_sum = 384, N = 200, K = 256.
 struct Contiguous {
   dgemm_tensor a = dense(0x100000, DGEMM_DTYPE_F8E4M3, {384, 256});
