@@ -12,6 +12,8 @@
 #include "dgemm/Runtime/IRDump.h"
 #include "dgemm/Runtime/JitEnv.h"
 
+#include "FileTestHelpers.h"
+
 #include "gtest/gtest.h"
 
 #include <dirent.h>
@@ -23,46 +25,10 @@
 
 using namespace dgemm;
 using namespace dgemm::runtime;
+using namespace dgemm::test;
 
 namespace {
 
-class TempDir {
-public:
-  TempDir() {
-    char pattern[] = "/tmp/dgemm-dump-test-XXXXXX";
-    const char *p = mkdtemp(pattern);
-    path_ = p ? p : "";
-  }
-  ~TempDir() {
-    std::string cmd = "rm -rf '" + path_ + "'";
-    (void)std::system(cmd.c_str());
-  }
-  const std::string &path() const { return path_; }
-
-private:
-  std::string path_;
-};
-
-std::vector<std::string> listDir(const std::string &dir) {
-  std::vector<std::string> names;
-  if (DIR *d = opendir(dir.c_str())) {
-    while (dirent *e = readdir(d)) {
-      std::string n = e->d_name;
-      if (n != "." && n != "..")
-        names.push_back(n);
-    }
-    closedir(d);
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-std::string readAll(const std::string &path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 GemmKernelKey key(int64_t m, int64_t n, int64_t k) {
   ProblemDesc p;
@@ -80,7 +46,7 @@ bool contains(const std::string &text, const std::string &what) {
 TEST(IRDump, EveryStageOfAGemmKernel) {
   if (!isPipelineRegistered("dgemm-to-ptx"))
     GTEST_SKIP() << "dgemm-to-ptx is not registered in this build";
-  TempDir dir;
+  TempDir dir("dgemm-dump-test");
   std::string folder = dir.path() + "/new/sub";
   GemmKernelKey k = key(256, 2112, 1024);
   CompileOptions options;
@@ -128,7 +94,7 @@ TEST(IRDump, KernelIRJobAndFailedJob) {
                             lower, unused)
                   .ok());
 
-  TempDir dir;
+  TempDir dir("dgemm-dump-test");
   CompileOptions options;
   options.dumpIRDir = dir.path();
   CompiledKernel out;
@@ -144,7 +110,7 @@ TEST(IRDump, KernelIRJobAndFailedJob) {
                                       base + ".5-ptx.ptx"}));
   EXPECT_EQ(readAll(dir.path() + "/" + base + ".0-input.mlir"), kernelIR);
 
-  TempDir failed;
+  TempDir failed("dgemm-dump-test");
   options.dumpIRDir = failed.path();
   Status s = compileModule("module { bad", kGemmPipeline, "broken job",
                            options, out);
@@ -160,7 +126,7 @@ TEST(IRDump, KernelIRJobAndFailedJob) {
 TEST(IRDump, UnwritableFolderIsOneWarning) {
   if (!isPipelineRegistered("dgemm-to-ptx"))
     GTEST_SKIP() << "dgemm-to-ptx is not registered in this build";
-  TempDir dir;
+  TempDir dir("dgemm-dump-test");
   std::ofstream(dir.path() + "/file") << "x";
   std::vector<std::string> lines;
   setJitMessageSinkForTests(

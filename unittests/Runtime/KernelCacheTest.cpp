@@ -16,6 +16,8 @@
 #include "dgemm/Runtime/JitEnv.h"
 #include "dgemm/Runtime/KernelKey.h"
 
+#include "FileTestHelpers.h"
+
 #include "gtest/gtest.h"
 
 #include <dirent.h>
@@ -33,46 +35,10 @@
 #include <thread>
 
 using namespace dgemm::runtime;
+using namespace dgemm::test;
 
 namespace {
 
-class TempDir {
-public:
-  TempDir() {
-    char pattern[] = "/tmp/dgemm-cache-test-XXXXXX";
-    const char *p = mkdtemp(pattern);
-    path_ = p ? p : "";
-  }
-  ~TempDir() {
-    std::string cmd = "rm -rf '" + path_ + "'";
-    (void)std::system(cmd.c_str());
-  }
-  const std::string &path() const { return path_; }
-
-private:
-  std::string path_;
-};
-
-std::vector<std::string> listDir(const std::string &dir) {
-  std::vector<std::string> names;
-  if (DIR *d = opendir(dir.c_str())) {
-    while (dirent *e = readdir(d)) {
-      std::string n = e->d_name;
-      if (n != "." && n != "..")
-        names.push_back(n);
-    }
-    closedir(d);
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-std::string readAll(const std::string &path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 void writeAll(const std::string &path, const std::string &data) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
@@ -111,7 +77,7 @@ struct FakeCompiler {
 const std::string kKey = "gemm_fp8_bf16_nt n=256 k=512 config=test";
 
 TEST(KernelCache, CompilesOnceThenServesFromMemory) {
-  TempDir dir;
+  TempDir dir("dgemm-cache-test");
   KernelCache cache(dir.path() + "/sub/dir");
   FakeCompiler compiler;
   std::shared_ptr<const CompiledKernel> k;
@@ -136,7 +102,7 @@ TEST(KernelCache, CompilesOnceThenServesFromMemory) {
 }
 
 TEST(KernelCache, NewCacheLoadsFromDisk) {
-  TempDir dir;
+  TempDir dir("dgemm-cache-test");
   FakeCompiler compiler;
   std::shared_ptr<const CompiledKernel> first, second;
   {
@@ -156,7 +122,7 @@ TEST(KernelCache, NewCacheLoadsFromDisk) {
 /// Damages the disk entry of kKey with `damage`, then expects a fresh cache
 /// to recompile, overwrite, and a third cache to load the repaired entry.
 void expectRecompiled(void (*damage)(const KernelCache &)) {
-  TempDir dir;
+  TempDir dir("dgemm-cache-test");
   FakeCompiler compiler;
   std::shared_ptr<const CompiledKernel> k;
   {
@@ -262,7 +228,7 @@ TEST(KernelCache, EntryParserMessages) {
 }
 
 TEST(KernelCache, UnwritableDirectoryMeansMemoryOnly) {
-  TempDir dir;
+  TempDir dir("dgemm-cache-test");
   // A regular file where a directory should be: mkdir fails even for root.
   writeAll(dir.path() + "/file", "x");
   KernelCache cache(dir.path() + "/file/cache");
@@ -292,7 +258,7 @@ TEST(KernelCache, NoDirectoryMeansMemoryOnly) {
 }
 
 TEST(KernelCache, CompileErrorsAreNotCached) {
-  TempDir dir;
+  TempDir dir("dgemm-cache-test");
   KernelCache cache(dir.path());
   int calls = 0;
   auto flaky = [&](CompiledKernel &out) {
@@ -328,7 +294,7 @@ TEST(KernelCache, InvalidContractFromTheCompilerIsAnError) {
 }
 
 TEST(KernelCache, ConcurrentCallersShareOneCompile) {
-  TempDir dir;
+  TempDir dir("dgemm-cache-test");
   KernelCache cache(dir.path());
   std::atomic<int> calls{0};
   auto slow = [&](CompiledKernel &out) {
@@ -397,7 +363,7 @@ std::string ptxFor(const std::string &key, size_t bytes) {
 }
 
 TEST(KernelCache, ManyThreadsManyKeysSeveralCaches) {
-  TempDir dir;
+  TempDir dir("dgemm-cache-test");
   // Two caches over one directory stand for two processes' caches.
   KernelCache first(dir.path()), second(dir.path());
   constexpr int kKeys = 6, kThreads = 24, kRounds = 20;
@@ -479,7 +445,7 @@ int runChildren(int n, const std::function<int(int)> &body) {
 }
 
 TEST(KernelCache, ProcessesCompilingOneKernelAtOnceAgree) {
-  TempDir dir;
+  TempDir dir("dgemm-cache-test");
   const std::string ptx = ptxFor(kKey, 3 << 20);
   constexpr int kChildren = 6;
   int ok = runChildren(kChildren, [&](int) {
@@ -511,7 +477,7 @@ TEST(KernelCache, ReadersNeverSeeAPartialOrMixedEntry) {
   // sizes while readers keep reading it: a read either fails (and the
   // runtime would recompile) or returns one of the two texts, whole, with
   // its own contract.
-  TempDir dir;
+  TempDir dir("dgemm-cache-test");
   const std::string v1 = ptxFor(kKey, 1 << 20), v2 = ptxFor(kKey, 3 << 19);
   {
     KernelCache cache(dir.path());
@@ -575,7 +541,7 @@ GemmKernelKey baseKey() {
 }
 
 TEST(KernelCache, AnyChangeThatChangesTheCodeMisses) {
-  TempDir dir;
+  TempDir dir("dgemm-cache-test");
   FakeCompiler compiler;
   std::shared_ptr<const CompiledKernel> k;
   CacheSource source;
@@ -667,7 +633,7 @@ bool startsWith(const std::string &s, const std::string &prefix) {
 }
 
 TEST(KernelCache, LogsMissesCompilesAndHits) {
-  TempDir dir;
+  TempDir dir("dgemm-cache-test");
   FakeCompiler compiler;
   std::shared_ptr<const CompiledKernel> k;
   std::string hash = hex64(fnv1a64(kKey));
@@ -722,7 +688,7 @@ TEST(KernelCache, LogsMissesCompilesAndHits) {
 }
 
 TEST(KernelCache, LogsAnUnwritableDirectory) {
-  TempDir dir;
+  TempDir dir("dgemm-cache-test");
   writeAll(dir.path() + "/file", "x");
   KernelCache cache(dir.path() + "/file/cache");
   FakeCompiler compiler;
