@@ -137,6 +137,17 @@ dgemm_status dgemm_launch_kernel_ir(const char *kernel_ir,
                                     const dgemm_tensor *b_scale,
                                     const dgemm_tensor *d, void *stream);
 
+/* The same round trip for an m-grouped kernel's IR (what the lowering writes
+ * for dgemm.grouped_gemm): compiled first, then the operands are checked as
+ * for dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous or _masked, whichever
+ * layout the kernel's contract states (groups: m_indices or masked_m), and
+ * the kernel is launched. A kernel of another layout is
+ * DGEMM_ERROR_INVALID_ARGUMENT. For config sweeps of the grouped kernels. */
+dgemm_status dgemm_launch_grouped_kernel_ir(
+    const char *kernel_ir, const dgemm_tensor *a, const dgemm_tensor *a_scale,
+    const dgemm_tensor *b, const dgemm_tensor *b_scale,
+    const dgemm_tensor *groups, const dgemm_tensor *d, void *stream);
+
 /* Compile dgemm IR text (a module of dgemm ops) to PTX with the dgemm-to-ptx
  * pipeline; no GPU needed. `*ptx` is malloc'ed; free with dgemm_free. */
 dgemm_status dgemm_compile_to_ptx(const char *dgemm_ir, char **ptx);

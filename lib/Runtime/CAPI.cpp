@@ -366,6 +366,47 @@ Status launchKernelIR(const char *kernelIR, const GemmOperands &ops,
   return launch(session, kernel, ops, shape, stream);
 }
 
+/// Kernel IR of an m-grouped kernel: compiled (cached by the text's hash)
+/// first, since its contract says which layout the operands must have.
+Status launchGroupedKernelIR(const char *kernelIR, const GroupedOperands &ops,
+                             void *stream) {
+  if (!kernelIR)
+    return Status::invalidArgument("kernel_ir is NULL");
+  std::string_view text(kernelIR);
+  std::string key =
+      kernelIRKeyText(text, kKernelIRPipeline, dgemmBuildId(), llvmVersion());
+  std::shared_ptr<const CompiledKernel> kernel;
+  Status s = KernelCache::global().getOrCompile(
+      key, [&](CompiledKernel &out) { return compileKernelIR(text, out); },
+      kernel);
+  if (!s.ok())
+    return s;
+  const LaunchContract &c = kernel->contract;
+  if (c.layout != kLayoutContiguous && c.layout != kLayoutMasked)
+    return Status::invalidArgument(
+        "kernel " + c.kernelName +
+        " is not an m-grouped kernel (its contract's layout is " +
+        str(c.layout) + "); use dgemm_launch_kernel_ir");
+  const bool masked = c.layout == kLayoutMasked;
+  GroupedShape shape;
+  if (!(s = validateGroupedFp8Bf16Nt(ops, masked, shape)).ok() ||
+      shape.m == 0)
+    return s;
+  DeviceSession session;
+  if (!(s = session.open()).ok())
+    return s;
+  LaunchRequest r;
+  r.operands = {ops.a, ops.aScale, ops.b, ops.bScale, ops.groups, ops.d};
+  int64_t bm = c.blockM;
+  r.gridM = masked ? shape.groups * ((shape.m + bm - 1) / bm) * bm : shape.m;
+  r.paramM = shape.m;
+  r.n = shape.n;
+  r.k = shape.k;
+  r.layout = c.layout;
+  r.groups = shape.groups;
+  return launch(session, kernel, r, stream);
+}
+
 /// An m-grouped GEMM: validate, choose the config (contiguous: for M_sum
 /// rows; masked: for expected_m rows per group), compile or fetch, launch.
 Status groupedGemm(const GroupedOperands &ops, bool masked, int64_t expectedM,
@@ -579,6 +620,14 @@ dgemm_status dgemm_launch_kernel_ir(const char *kernel_ir,
                                     const dgemm_tensor *d, void *stream) {
   GemmOperands ops{a, a_scale, b, b_scale, d};
   return finish(launchKernelIR(kernel_ir, ops, stream));
+}
+
+dgemm_status dgemm_launch_grouped_kernel_ir(
+    const char *kernel_ir, const dgemm_tensor *a, const dgemm_tensor *a_scale,
+    const dgemm_tensor *b, const dgemm_tensor *b_scale,
+    const dgemm_tensor *groups, const dgemm_tensor *d, void *stream) {
+  GroupedOperands ops{a, a_scale, b, b_scale, groups, d};
+  return finish(launchGroupedKernelIR(kernel_ir, ops, stream));
 }
 
 dgemm_status dgemm_compile_to_ptx(const char *dgemm_ir, char **ptx) {

@@ -125,6 +125,8 @@ API = {
                                           ctypes.POINTER(ctypes.c_char), _c_int64]),
     "dgemm_launch_kernel_ir": (ctypes.c_int, [ctypes.c_char_p, _TP, _TP, _TP, _TP, _TP,
                                               ctypes.c_void_p]),
+    "dgemm_launch_grouped_kernel_ir": (ctypes.c_int, [ctypes.c_char_p, _TP, _TP, _TP, _TP, _TP,
+                                                      _TP, ctypes.c_void_p]),
     "dgemm_compile_to_ptx": (ctypes.c_int, [ctypes.c_char_p,
                                             ctypes.POINTER(ctypes.c_void_p)]),
     "dgemm_free": (None, [ctypes.c_void_p]),

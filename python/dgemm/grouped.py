@@ -195,6 +195,34 @@ def m_grouped_gemm_fp8_fp8_bf16_nt_masked(lhs, rhs, out, masked_m, expected_m, *
     _run(fn, "dgemm_m_grouped_gemm_fp8_bf16_nt_masked", args, stream, expected_m)
 
 
+def launch_grouped_kernel_ir(kernel_ir, lhs, rhs, out, groups, *, stream=None) -> None:
+    """Compiles the kernel IR of an m-grouped kernel (what ``dgemm-opt
+    --dgemm-select-config --dgemm-lower-to-kernel`` prints for a
+    ``dgemm.grouped_gemm``, possibly edited) and launches it on grouped
+    operands: the contiguous layout's when ``out`` is 2-D (``groups`` =
+    m_indices), the masked layout's when it is 3-D (``groups`` = masked_m),
+    with the rules of the two functions above; the kernel's own layout,
+    group count, N and K must match (checked by the library). Cached by the
+    text's hash. For config sweeps."""
+    fn = "launch_grouped_kernel_ir"
+    if not isinstance(kernel_ir, str):
+        _fail(fn, "kernel_ir must be the kernel IR text (str), got %s", type(kernel_ir).__name__)
+    try:
+        masked = len(out.shape) == 3
+    except (AttributeError, TypeError):
+        masked = False  # the checks say what is wrong with `out`
+    args = _GroupedArgs(fn, lhs, rhs, out, groups, masked=masked)
+    launch = args.launch
+    if launch.m == 0:
+        return
+    lib = _lib.load()
+    r = launch.refs
+    status = lib.dgemm_launch_grouped_kernel_ir(kernel_ir.encode(), r[0], r[1], r[2], r[3],
+                                                r[4], r[5], launch.stream(stream))
+    if status:
+        _lib.check(status, fn, lib)
+
+
 def wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, out):
     """Weight-gradient GEMM: out (f32 [M, N]) += A [M, K] * B [N, K]^T with
     1x128 scales for both operands. Not lowered yet."""

@@ -96,6 +96,15 @@ dgemm_status dgemm_m_grouped_gemm_fp8_bf16_nt_masked(
 
 int64_t stub_last_expected_m(void) { return last_expected_m; }
 
+dgemm_status dgemm_launch_grouped_kernel_ir(
+    const char *kernel_ir, const dgemm_tensor *a, const dgemm_tensor *sa,
+    const dgemm_tensor *b, const dgemm_tensor *sb, const dgemm_tensor *groups,
+    const dgemm_tensor *d, void *stream) {
+  snprintf(last_ir, sizeof last_ir, "%s", kernel_ir ? kernel_ir : "");
+  recordGrouped(a, sa, b, sb, groups, d, stream);
+  return finish();
+}
+
 dgemm_status dgemm_gemm_config(int64_t m, int64_t n, int64_t k, char *buf,
                                int64_t buf_size) {
   ++calls;

@@ -4,7 +4,9 @@
 (through stub_runtime.c and the real C ABI), and the real library's own
 checks of what Python leaves to it (strides) on a machine without a GPU."""
 import ctypes
+import tempfile
 import unittest
+from pathlib import Path
 
 import _support as S
 from _support import BF16, E4M3, F32, I32, FakeTensor
@@ -205,6 +207,86 @@ class GroupedOnRealLibrary(unittest.TestCase):
                                            ptr=BASE + 0x50000000))
         with self.assertRaisesRegex(DgemmArgumentError, "d must be contiguous in the masked layout"):
             call_masked(ops, stream=0)
+
+
+
+_KERNEL_IR_CHILD = r"""
+import ctypes, os, sys
+sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[2])
+import dgemm
+from test_grouped import masked_operands, gemm_ir_masked
+ir = sys.argv[3]
+normal_ir = sys.argv[4]
+standin = ctypes.CDLL(os.environ["DGEMM_CUDA_DRIVER"])
+ops = masked_operands(g=2, m=64, n=256, k=256)
+before = standin.dgemm_standin_launches()
+dgemm.launch_grouped_kernel_ir(ir, (ops["a"], ops["sfa"]), (ops["b"], ops["sfb"]), ops["d"],
+                               ops["mm"], stream=0)
+print("LAUNCHES", standin.dgemm_standin_launches() - before, standin.dgemm_standin_last_grid_x())
+try:
+    dgemm.launch_grouped_kernel_ir(normal_ir, (ops["a"], ops["sfa"]), (ops["b"], ops["sfb"]),
+                                   ops["d"], ops["mm"], stream=0)
+    print("NORMAL accepted")
+except dgemm.DgemmArgumentError as e:
+    print("NORMAL", str(e))
+"""
+
+
+def gemm_ir_masked(g, m, n, k):
+    kb, nb = k // 128, S.ceil_div(n, 128)
+    am = S.ceil_div(m, 4) * 4
+    ta = "memref<%dx%dx%dxf8E4M3FN>" % (g, m, k)
+    tsa = "memref<%dx%dx%dxf32, strided<[%d, 1, %d]>>" % (g, m, kb, am * kb, am)
+    tb, tsb = "memref<%dx%dx%dxf8E4M3FN>" % (g, n, k), "memref<%dx%dx%dxf32>" % (g, nb, kb)
+    tg, td = "memref<%dxi32>" % g, "memref<%dx%dx%dxbf16>" % (g, m, n)
+    return ("func.func @f(%%a: %s, %%sa: %s, %%b: %s, %%sb: %s, %%g: %s, %%d: %s) {\n"
+            "  dgemm.grouped_gemm #dgemm.grouped<masked> ins(%%a, %%sa, %%b, %%sb : %s, %s, %s, %s)\n"
+            "      groups(%%g : %s) outs(%%d : %s) {m_hint = %d : i64}\n  return\n}\n"
+            % (ta, tsa, tb, tsb, tg, td, ta, tsa, tb, tsb, tg, td, m))
+
+
+class GroupedKernelIROnStandIn(unittest.TestCase):
+    """launch_grouped_kernel_ir through the real library on the stand-in
+    driver (no GPU): the kernel IR dgemm-opt prints is compiled, checked
+    against the operands and launched once with the masked grid; a normal
+    kernel's IR is refused."""
+
+    def test_masked_kernel_ir(self):
+        import os
+        import subprocess
+        import sys
+        path, why = S.find_real_library()
+        if path is None:
+            raise unittest.SkipTest(why)
+        opt = Path(path).parent.parent / "bin" / "dgemm-opt"
+        if not opt.is_file():
+            raise unittest.SkipTest("no dgemm-opt beside %s" % path)
+        import test_bad_inputs
+        standin = test_bad_inputs.standin_driver()
+        select = "--dgemm-select-config=multicast=false multicast-b=false max-block-m=128"
+        lower = lambda ir: subprocess.run(  # noqa: E731
+            [str(opt), select, "--dgemm-lower-to-kernel"], input=ir, capture_output=True,
+            text=True, check=True).stdout
+        ir = lower(gemm_ir_masked(2, 64, 256, 256))
+        normal = lower(
+            "func.func @n(%a: memref<?x256xf8E4M3FN>, %sa: memref<?x2xf32, strided<[1, ?]>>,\n"
+            "    %b: memref<256x256xf8E4M3FN>, %sb: memref<2x2xf32>, %d: memref<?x256xbf16>) {\n"
+            "  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x256xf8E4M3FN>, memref<?x2xf32, "
+            "strided<[1, ?]>>, memref<256x256xf8E4M3FN>, memref<2x2xf32>) outs(%d : "
+            "memref<?x256xbf16>) {m_hint = 64 : i64}\n  return\n}\n")
+        env = dict(os.environ, DGEMM_LIB=str(path), DGEMM_CUDA_DRIVER=standin,
+                   DGEMM_CACHE_DIR=tempfile.mkdtemp(prefix="dgemm-gkir-"))
+        r = subprocess.run([sys.executable, "-c", _KERNEL_IR_CHILD, str(S.PYTHON_DIR),
+                            str(Path(__file__).parent), ir, normal],
+                           capture_output=True, text=True, env=env, timeout=300)
+        out = r.stdout
+        self.assertEqual(r.returncode, 0, r.stderr)
+        # One launch; grid: min(max_ctas, 2 groups x 1 M block x N blocks).
+        launches = [l.split() for l in out.splitlines() if l.startswith("LAUNCHES")]
+        self.assertEqual(len(launches), 1, out + r.stderr)
+        self.assertEqual(launches[0][1], "1", out)
+        self.assertGreater(int(launches[0][2]), 0)
+        self.assertIn("is not an m-grouped kernel", out)
 
 
 if __name__ == "__main__":

@@ -208,4 +208,24 @@ TEST(GroupedBadInput, Masked) {
             }));
 }
 
+
+TEST(GroupedBadInput, KernelIR) {
+  expectRow("dgemm_launch_grouped_kernel_ir", "null", "kernel_ir is NULL",
+            DGEMM_ERROR_INVALID_ARGUMENT, "kernel_ir is NULL", {},
+            [](std::string &) {
+              Contiguous c;
+              return dgemm_launch_grouped_kernel_ir(nullptr, &c.a, &c.sa, &c.b,
+                                                    &c.sb, &c.idx, &c.d,
+                                                    nullptr);
+            });
+  expectRow("dgemm_launch_grouped_kernel_ir", "malformed-ir",
+            "text that does not parse", DGEMM_ERROR_COMPILE,
+            "...does not parse...", {}, [](std::string &) {
+              Contiguous c;
+              return dgemm_launch_grouped_kernel_ir("func.func @f(", &c.a,
+                                                    &c.sa, &c.b, &c.sb, &c.idx,
+                                                    &c.d, nullptr);
+            });
+}
+
 } // namespace
