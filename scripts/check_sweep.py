@@ -13,9 +13,29 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
 
 import dgemm  # noqa: E402
+
+
+def label(rec):
+    if rec.get("layout") in ("contiguous", "masked"):
+        return "%s G%d %d,%d,%d" % (rec["layout"][:4], rec["groups"], rec["m"], rec["n"], rec["k"])
+    return "%d,%d,%d" % (rec["m"], rec["n"], rec["k"])
+
+
+def grouped_config(rec, dgemm_opt):
+    """The runtime's choice for a grouped record: dgemm-select-config with
+    the runtime's capabilities on the shape's dgemm IR."""
+    import re
+    import subprocess
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    import sweep_grouped
+    shape = dict(layout=rec["layout"], groups=rec["groups"], m=rec["m"], n=rec["n"], k=rec["k"])
+    r = subprocess.run([dgemm_opt, sweep_grouped.SELECT], input=sweep_grouped.grouped_ir(shape),
+                       capture_output=True, text=True, check=True)
+    return re.search(r"#dgemm\.config<[^>]*>", r.stdout).group(0)
 
 
 def main(argv=None):
@@ -23,6 +43,9 @@ def main(argv=None):
     ap.add_argument("files", nargs="+")
     ap.add_argument("--tolerance", type=float, default=0.05)
     ap.add_argument("--min-within", type=int, default=0)
+    ap.add_argument("--dgemm-opt", default=os.environ.get("DGEMM_OPT", "dgemm-opt"),
+                    help="for grouped records (bench/sweep_grouped.py): the tool whose "
+                         "dgemm-select-config gives the runtime's choice")
     args = ap.parse_args(argv)
     within = total = stale = 0
     print("%-18s %-34s %8s %-34s %8s %6s" % ("shape", "selected now", "TFLOPS", "best swept", "TFLOPS", "ratio"))
@@ -30,8 +53,9 @@ def main(argv=None):
         for line in open(path):
             rec = json.loads(line)
             m, n, k = rec["m"], rec["n"], rec["k"]
-            flops = 2.0 * m * n * k
-            sel = dgemm.config(m, n, k)
+            grouped = rec.get("layout") in ("contiguous", "masked")
+            flops = 2.0 * m * n * k * (rec["groups"] if grouped else 1)
+            sel = grouped_config(rec, args.dgemm_opt) if grouped else dgemm.config(m, n, k)
             timed = {c["config"]: c["us"] for c in rec["candidates"] if "us" in c}
             if not timed:
                 continue
@@ -40,13 +64,13 @@ def main(argv=None):
             short = lambda c: c.replace("#dgemm.config<", "").split(", cluster")[0]
             if sel not in timed:
                 stale += 1
-                print("%-18s %-34s %8s  (never swept: rerun bench/sweep.py)" % ("%d,%d,%d" % (m, n, k), short(sel), "-"))
+                print("%-18s %-34s %8s  (never swept: rerun bench/sweep.py)" % (label(rec), short(sel), "-"))
                 continue
             ratio = timed[best] / timed[sel]
             ok = ratio >= 1 - args.tolerance
             within += ok
             print("%-18s %-34s %8.0f %-34s %8.0f %6.3f%s" % (
-                "%d,%d,%d" % (m, n, k), short(sel), flops / timed[sel] / 1e6, short(best),
+                label(rec), short(sel), flops / timed[sel] / 1e6, short(best),
                 flops / timed[best] / 1e6, ratio, "" if ok else "  <- more than %.0f%% off" % (100 * args.tolerance)))
     print("check_sweep: %d of %d shapes within %.0f%% of the best swept config%s" % (
         within, total, 100 * args.tolerance, ", %d never swept" % stale if stale else ""))

@@ -35,6 +35,7 @@
 # Knobs (environment): RANDOM_SHAPES (40), SANITIZE (0), BENCH (1; 0 skips
 # steps 5), TESTS (1; 0 skips steps 3-4), BUDGET_S (510: the whole run),
 # SANITIZE_ALL (0; 1: memcheck over every reference shape, bench/sanitize_all.py),
+# SWEEP_GROUPED (0; 1: bench/sweep_grouped.py -> $OUT/sweep-grouped.jsonl),
 # GROUPED (1; 0 skips the grouped bench), GROUPED_RANDOM (6 random cases per
 # layout), GROUPED_BUDGET_S (150),
 # COMPILE_TIMES (1; 0 skips compile_times.py), COMPILE_TIMES_ARGS
@@ -153,6 +154,12 @@ torch.cuda.get_device_capability(0))' || true
   fi
 
   # 5. Benchmark.
+  if [ "${SWEEP_GROUPED:-0}" = 1 ]; then
+    banner "config sweep of the grouped kernels (bench/sweep_grouped.py)"
+    timeout -k 10 "$(cap 300)" python3 bench/sweep_grouped.py --out "$OUT/sweep-grouped.jsonl" \
+      --time-budget 240 2>&1
+    step "grouped config sweep" $?
+  fi
   if [ "$GROUPED" = 1 ]; then
     banner "m-grouped benchmark (time budget ${GROUPED_BUDGET_S}s)"
     timeout -k 15 $((GROUPED_BUDGET_S + 60)) python3 bench/run_grouped.py \

@@ -96,5 +96,22 @@ class SanitizerSection(unittest.TestCase):
         self.assertIn("sanitizer_planted: every planted bug caught", text)
 
 
+class GroupedSweep(unittest.TestCase):
+    def test_candidates_and_ir(self):
+        import sweep_grouped as sg
+        masked = dict(layout="masked", groups=4, m=256, n=7168, k=2048)
+        cands = sg.candidates(masked)
+        self.assertEqual(len(cands), 2 * 31)          # block M 64/128 x block N 16..256
+        bm, bn, group, ctas = cands[-1]
+        self.assertEqual((bm, bn), (128, 256))
+        self.assertEqual(ctas, 112)                   # 4 x 2 x 28 = 224 tiles: 2 waves of 112
+        cfg = sg.sweep.config_text(128, 160, 5, 16, 120)
+        ir = sg.grouped_ir(masked, cfg)
+        self.assertIn("{config = %s, m_hint = 256 : i64}" % cfg, ir)
+        contiguous = dict(layout="contiguous", groups=4, m=8192, n=4096, k=7168)
+        self.assertIn("{config = %s}" % cfg, sg.grouped_ir(contiguous, cfg))
+        self.assertEqual(sg.candidates(contiguous)[0][3], 132)
+
+
 if __name__ == "__main__":
     unittest.main()
