@@ -279,16 +279,14 @@ PlanKey planKey(const DeviceSession &session, int64_t layout, int64_t m,
   return key;
 }
 
-/// A normal GEMM's launch.
-Status launch(DeviceSession &session,
-              std::shared_ptr<const CompiledKernel> kernel,
-              const GemmOperands &ops, const GemmShape &shape, void *stream) {
+/// The launch of a normal GEMM.
+LaunchRequest normalRequest(const GemmOperands &ops, const GemmShape &shape) {
   LaunchRequest r;
   r.operands = {ops.a, ops.aScale, ops.b, ops.bScale, ops.d};
   r.gridM = r.paramM = shape.m;
   r.n = shape.n;
   r.k = shape.k;
-  return launch(session, std::move(kernel), r, stream);
+  return r;
 }
 
 /// Validates the operands into `shape` and, unless M = 0 (nothing to
@@ -307,11 +305,7 @@ Status gemm(const GemmOperands &ops, void *stream) {
   Status s = validateAndOpen(ops, shape, session);
   if (!s.ok() || shape.m == 0)
     return s;
-  LaunchRequest r;
-  r.operands = {ops.a, ops.aScale, ops.b, ops.bScale, ops.d};
-  r.gridM = r.paramM = shape.m;
-  r.n = shape.n;
-  r.k = shape.k;
+  LaunchRequest r = normalRequest(ops, shape);
   PlanKey key = planKey(session, kLayoutNormal, shape.m, shape.n, shape.k,
                         1, 0);
   auto &plans = launchPlans();
@@ -363,7 +357,25 @@ Status launchKernelIR(const char *kernelIR, const GemmOperands &ops,
               std::chrono::duration<double, std::milli>(
                   std::chrono::steady_clock::now() - start)
                   .count());
-  return launch(session, kernel, ops, shape, stream);
+  return launch(session, kernel, normalRequest(ops, shape), stream);
+}
+
+/// The launch of an m-grouped kernel with block M `blockM`. Masked: the
+/// grid is sized for every group full (the launch must not depend on
+/// masked_m); the kernel reads M_max.
+LaunchRequest groupedRequest(const GroupedOperands &ops,
+                             const GroupedShape &shape, bool masked,
+                             int64_t blockM) {
+  LaunchRequest r;
+  r.operands = {ops.a, ops.aScale, ops.b, ops.bScale, ops.groups, ops.d};
+  r.gridM = masked ? shape.groups * ((shape.m + blockM - 1) / blockM) * blockM
+                   : shape.m;
+  r.paramM = shape.m;
+  r.n = shape.n;
+  r.k = shape.k;
+  r.layout = masked ? kLayoutMasked : kLayoutContiguous;
+  r.groups = shape.groups;
+  return r;
 }
 
 /// Kernel IR of an m-grouped kernel: compiled (cached by the text's hash)
@@ -395,16 +407,8 @@ Status launchGroupedKernelIR(const char *kernelIR, const GroupedOperands &ops,
   DeviceSession session;
   if (!(s = session.open()).ok())
     return s;
-  LaunchRequest r;
-  r.operands = {ops.a, ops.aScale, ops.b, ops.bScale, ops.groups, ops.d};
-  int64_t bm = c.blockM;
-  r.gridM = masked ? shape.groups * ((shape.m + bm - 1) / bm) * bm : shape.m;
-  r.paramM = shape.m;
-  r.n = shape.n;
-  r.k = shape.k;
-  r.layout = c.layout;
-  r.groups = shape.groups;
-  return launch(session, kernel, r, stream);
+  return launch(session, kernel, groupedRequest(ops, shape, masked, c.blockM),
+                stream);
 }
 
 /// An m-grouped GEMM: validate, choose the config (contiguous: for M_sum
@@ -422,25 +426,16 @@ Status groupedGemm(const GroupedOperands &ops, bool masked, int64_t expectedM,
   DeviceSession session;
   if (!(s = session.open()).ok())
     return s;
-  LaunchRequest r;
-  r.operands = {ops.a, ops.aScale, ops.b, ops.bScale, ops.groups, ops.d};
-  r.paramM = shape.m;
-  r.n = shape.n;
-  r.k = shape.k;
-  r.layout = masked ? kLayoutMasked : kLayoutContiguous;
-  r.groups = shape.groups;
-  // Masked: the grid is sized for every group full (the launch must not
-  // depend on masked_m); the kernel reads M_max.
-  auto gridRows = [&](int64_t bm) {
-    return masked ? shape.groups * ((shape.m + bm - 1) / bm) * bm : shape.m;
-  };
-  PlanKey key = planKey(session, r.layout, shape.m, shape.n, shape.k,
-                        shape.groups, masked ? expectedM : 0);
+  PlanKey key = planKey(session, masked ? kLayoutMasked : kLayoutContiguous,
+                        shape.m, shape.n, shape.k, shape.groups,
+                        masked ? expectedM : 0);
   auto &plans = launchPlans();
   if (auto it = plans.find(key); it != plans.end()) {
     logPlanHit(*it->second.kernel, shape.m);
-    r.gridM = gridRows(it->second.kernel->contract.blockM);
-    return launch(session, it->second.kernel, r, stream, &it->second.loaded);
+    return launch(session, it->second.kernel,
+                  groupedRequest(ops, shape, masked,
+                                 it->second.kernel->contract.blockM),
+                  stream, &it->second.loaded);
   }
   TargetDesc target = session.target();
   ProblemDesc p;
@@ -464,8 +459,9 @@ Status groupedGemm(const GroupedOperands &ops, bool masked, int64_t expectedM,
   LaunchPlan plan;
   if (!(s = kernelFor(kernelKey, what, plan.kernel, nullptr, nullptr)).ok())
     return s;
-  r.gridM = gridRows(plan.kernel->contract.blockM);
-  s = launch(session, plan.kernel, r, stream, &plan.loaded);
+  s = launch(session, plan.kernel,
+             groupedRequest(ops, shape, masked, plan.kernel->contract.blockM),
+             stream, &plan.loaded);
   if (plan.loaded)
     plans[key] = std::move(plan);
   return s;

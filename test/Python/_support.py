@@ -6,12 +6,14 @@ Run the suite from the repository root with
 python3-numpy; tests that need numpy, a C compiler, the built library,
 PyTorch or a GPU are skipped with the reason printed).
 """
+import ctypes
 import glob
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -183,3 +185,31 @@ def exported_symbols(path):
     if r.returncode != 0:
         return None
     return {line.split()[-1] for line in r.stdout.splitlines() if line.strip()}
+
+
+class OnStubLibrary(unittest.TestCase):
+    """Base of the tests that run the Python layer against stub_runtime.c
+    (built once; skipped, with the reason, without a C compiler): DGEMM_LIB
+    points at the stub during each test, and `self.stub` reads back what
+    the calls passed."""
+
+    @classmethod
+    def setUpClass(cls):
+        path, why = build_stub()
+        if path is None:
+            raise unittest.SkipTest(why)
+        cls.path = path
+        cls.stub = ctypes.CDLL(str(path))  # same file: dlopen shares the handle
+        cls.stub.stub_last_tensor.restype = ctypes.POINTER(_lib.Tensor)
+        cls.stub.stub_last_stream.restype = ctypes.c_void_p
+        cls.stub.stub_last_ir.restype = ctypes.c_char_p
+        cls.stub.stub_last_expected_m.restype = ctypes.c_int64
+        cls.stub.stub_set_next_status.argtypes = [ctypes.c_int, ctypes.c_char_p]
+
+    def setUp(self):
+        self.env = LibEnv(self.path)
+        self.env.__enter__()
+
+    def tearDown(self):
+        self.env.__exit__(None, None, None)
+

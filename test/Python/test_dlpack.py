@@ -85,26 +85,15 @@ def dl_operands(m, n, k, **over):
     return ops
 
 
-class DLPackOperands(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        path, why = S.build_stub()
-        if path is None:
-            raise unittest.SkipTest(why)
-        cls.path = path
-        cls.stub = ctypes.CDLL(str(path))
-        cls.stub.stub_last_tensor.restype = ctypes.POINTER(_lib.Tensor)
-        cls.stub.stub_last_stream.restype = ctypes.c_void_p
-
+class DLPackOperands(S.OnStubLibrary):
     def setUp(self):
-        self.env = S.LibEnv(self.path)
-        self.env.__enter__()
+        super().setUp()
         self.no_torch = mock.patch.dict(sys.modules, {"torch": None})
         self.no_torch.start()
 
     def tearDown(self):
         self.no_torch.stop()
-        self.env.__exit__(None, None, None)
+        super().tearDown()
 
     def test_structs_from_dlpack(self):
         m, n, k = 200, 392, 640

@@ -120,26 +120,8 @@ class GroupedArgumentRules(unittest.TestCase):
             self.assertIn("not lower it to a kernel yet", str(e.exception))
 
 
-class GroupedOnStub(unittest.TestCase):
+class GroupedOnStub(S.OnStubLibrary):
     """The structs and the expected_m the grouped calls pass to the C API."""
-
-    @classmethod
-    def setUpClass(cls):
-        path, why = S.build_stub()
-        if path is None:
-            raise unittest.SkipTest(why)
-        cls.path = path
-        cls.stub = ctypes.CDLL(str(path))
-        cls.stub.stub_last_tensor.restype = ctypes.POINTER(_lib.Tensor)
-        cls.stub.stub_last_stream.restype = ctypes.c_void_p
-        cls.stub.stub_last_expected_m.restype = ctypes.c_int64
-
-    def setUp(self):
-        self.env = S.LibEnv(self.path)
-        self.env.__enter__()
-
-    def tearDown(self):
-        self.env.__exit__(None, None, None)
 
     def check(self, want):
         for i, (t, dtype, shape, strides) in enumerate(want):

@@ -54,27 +54,8 @@ class SearchOrder(unittest.TestCase):
                 dgemm.config(1, 128, 128)
 
 
-class StubLibrary(unittest.TestCase):
+class StubLibrary(S.OnStubLibrary):
     """The Python layer against stub_runtime.c through the real C ABI."""
-
-    @classmethod
-    def setUpClass(cls):
-        path, why = S.build_stub()
-        if path is None:
-            raise unittest.SkipTest(why)
-        cls.path = path
-        cls.stub = ctypes.CDLL(str(path))  # same file: dlopen shares the handle
-        cls.stub.stub_last_tensor.restype = ctypes.POINTER(_lib.Tensor)
-        cls.stub.stub_last_stream.restype = ctypes.c_void_p
-        cls.stub.stub_last_ir.restype = ctypes.c_char_p
-        cls.stub.stub_set_next_status.argtypes = [ctypes.c_int, ctypes.c_char_p]
-
-    def setUp(self):
-        self.env = S.LibEnv(self.path)
-        self.env.__enter__()
-
-    def tearDown(self):
-        self.env.__exit__(None, None, None)
 
     def fail_next(self, status, msg):
         self.stub.stub_set_next_status(status, msg.encode())
