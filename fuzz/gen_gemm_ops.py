@@ -320,7 +320,8 @@ class Rules:
     def fixed_bytes(bm, bn, p):
         out = 2 if p["out"] == "bf16" else 4
         sfb = 0 if p["per_row"] else round_up(8 * max(p["k"] // 128, 1), 128)
-        return out * bm * bn + 1024 + sfb
+        counts = 4 * max(p["groups"], 1) if p["kind"] == "masked" else 0  # masked_m copy
+        return out * bm * bn + 1024 + sfb + counts
 
     @staticmethod
     def stages_that_fit(bm, bn, p, smem):

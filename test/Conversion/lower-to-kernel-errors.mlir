@@ -110,3 +110,20 @@ func.func @k_grouped(%a: memref<?xf8E4M3FN>, %sa: memref<?x4096xf32>, %b: memref
   return
 }
 
+
+// -----
+
+// The masked kernel keeps a copy of masked_m (4 bytes per group) in shared
+// memory; the config's shared-memory model counts it, so with 512 groups a
+// config that fits without it is refused before the lowering (which checks
+// the kernel's real layout against the target too).
+func.func @masked_many_groups_smem(%a: memref<512x256x7168xf8E4M3FN>, %sa: memref<512x256x56xf32, strided<[14336, 1, 256]>>,
+    %b: memref<512x4096x7168xf8E4M3FN>, %sb: memref<512x32x56xf32>, %mm: memref<512xi32>, %d: memref<512x256x4096xbf16>) {
+  // expected-error @+1 {{stages = 5 of 33296 bytes each plus 36352 fixed bytes need 202832 bytes of shared memory, over the 201000 a block may use}}
+  dgemm.grouped_gemm #dgemm.grouped<masked> ins(%a, %sa, %b, %sb : memref<512x256x7168xf8E4M3FN>,
+      memref<512x256x56xf32, strided<[14336, 1, 256]>>, memref<512x4096x7168xf8E4M3FN>, memref<512x32x56xf32>)
+      groups(%mm : memref<512xi32>) outs(%d : memref<512x256x4096xbf16>)
+      {config = #dgemm.config<block_m = 128, block_n = 128, stages = 5, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 128>,
+       target = #dgemm.target<"sm_90a", sms = 132, smem = 201000>}
+  return
+}

@@ -509,3 +509,17 @@ TEST(ConfigSelection, MulticastNames) {
 }
 
 } // namespace
+
+TEST(ConfigSelection, MaskedGroupCountsTakeSharedMemory) {
+  ProblemDesc p;
+  p.kind = GemmKind::GroupedMasked;
+  p.m = 256;
+  p.n = 4096;
+  p.k = 7168;
+  p.groups = 4;
+  int64_t four = fixedSmemBytes(128, 128, p);
+  p.groups = 512;
+  EXPECT_EQ(fixedSmemBytes(128, 128, p) - four, 4 * (512 - 4));
+  p.kind = GemmKind::GroupedContiguous;
+  EXPECT_EQ(fixedSmemBytes(128, 128, p), four - 4 * 4);
+}

@@ -82,7 +82,8 @@ bool spansAtMostTwoScaleBlocks(int64_t blockN);
 /// the 1x128 recipe, and the stage's two mbarriers).
 int64_t stageBytes(int64_t blockM, int64_t blockN, const ProblemDesc &p);
 
-/// Shared memory bytes outside the stages (output staging tile + slack).
+/// Shared memory bytes outside the stages (output staging tile, the tile's
+/// B scales, the masked layout's copy of masked_m, slack).
 int64_t fixedSmemBytes(int64_t blockM, int64_t blockN, const ProblemDesc &p);
 
 /// Empty string when `c` is a config the kernel can run for `p` on `t`
