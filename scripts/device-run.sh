@@ -36,6 +36,7 @@
 # steps 5), TESTS (1; 0 skips steps 3-4), BUDGET_S (510: the whole run),
 # SANITIZE_ALL (0; 1: memcheck over every reference shape, bench/sanitize_all.py),
 # SWEEP_GROUPED (0; 1: bench/sweep_grouped.py -> $OUT/sweep-grouped.jsonl),
+# WGRAD (0; 1: bench/run_wgrad.py -> $OUT/wgrad.jsonl),
 # GROUPED (1; 0 skips the grouped bench), GROUPED_RANDOM (6 random cases per
 # layout), GROUPED_BUDGET_S (150),
 # COMPILE_TIMES (1; 0 skips compile_times.py), COMPILE_TIMES_ARGS
@@ -159,6 +160,11 @@ torch.cuda.get_device_capability(0))' || true
     timeout -k 10 "$(cap 300)" python3 bench/sweep_grouped.py --out "$OUT/sweep-grouped.jsonl" \
       --time-budget 240 2>&1
     step "grouped config sweep" $?
+  fi
+  if [ "${WGRAD:-0}" = 1 ]; then
+    banner "weight-gradient GEMM: checks and timing (bench/run_wgrad.py)"
+    timeout -k 10 "$(cap 240)" python3 bench/run_wgrad.py --out "$OUT/wgrad.jsonl" 2>&1
+    step "wgrad checks + timing" $?
   fi
   if [ "$GROUPED" = 1 ]; then
     banner "m-grouped benchmark (time budget ${GROUPED_BUDGET_S}s)"

@@ -72,6 +72,19 @@ dgemm_status dgemm_gemm_fp8_bf16_nt(const dgemm_tensor *a,
                                     const dgemm_tensor *b_scale,
                                     const dgemm_tensor *d, void *stream);
 
+/* Weight-gradient GEMM: D[M,N] (f32) += A[M,K] (e4m3) * B[N,K]^T (e4m3),
+ * accumulated in place, with 1x128 scales for both operands: A scales
+ * [M, K/128] and B scales [N, K/128], f32, MN-major (strides (1, S), S >= the
+ * row count, S % 4 == 0). A, B and D row-major as for dgemm_gemm_fp8_bf16_nt
+ * (D's row stride a multiple of 4 elements); K % 128 == 0 (K == 0 and M == 0
+ * are no-ops), N % 8 == 0. Same stream, context and caching rules as
+ * dgemm_gemm_fp8_bf16_nt. */
+dgemm_status dgemm_wgrad_gemm_fp8_fp32_nt(const dgemm_tensor *a,
+                                          const dgemm_tensor *a_scale,
+                                          const dgemm_tensor *b,
+                                          const dgemm_tensor *b_scale,
+                                          const dgemm_tensor *d, void *stream);
+
 /* m-grouped GEMM, contiguous layout (MoE prefill / training forward): for
  * each row r of A [M_sum, K], D[r, :] = A[r, :] * B[g]^T with g =
  * m_indices[r] (i32 [M_sum], contiguous), B [G, N, K] e4m3 with B scales

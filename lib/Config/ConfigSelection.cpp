@@ -38,7 +38,9 @@
 //
 //   ok: 112 136 144 160 192 (256)      not ok: 152 168 176 184 200 ...
 //
-// The 1x128 recipe (wgrad) has a B scale per row and no such limit.
+// The 1x128 recipe (wgrad) has a B scale per row and no such limit. f32
+// outputs take block N a multiple of 32 (or covering N): the epilogue stages
+// them in 128-byte swizzled chunks of 32 columns.
 //
 // Shared memory
 // -------------
@@ -270,11 +272,16 @@ int64_t dgemm::consumerRegisterBudget(int64_t mathWarpgroups) {
 }
 
 int64_t dgemm::consumerRegistersNeeded(int64_t blockM, int64_t blockN,
-                                       int64_t mathWarpgroups) {
+                                       int64_t mathWarpgroups,
+                                       BScaleGranularity bScale) {
   int64_t rowsPerWarpgroup = blockM / std::max<int64_t>(mathWarpgroups, 1);
   int64_t wavesPerWarpgroup =
       ceilDiv(std::max<int64_t>(rowsPerWarpgroup, 1), 64);
-  return 2 * wavesPerWarpgroup * blockN / 2 + kRegisterReserve;
+  // 1x128 recipe: the thread's columns' B scales of the K block (two per
+  // 8-column group) are held while it promotes.
+  int64_t columnScales =
+      bScale == BScaleGranularity::Row1x128 ? blockN / 4 : 0;
+  return 2 * wavesPerWarpgroup * blockN / 2 + columnScales + kRegisterReserve;
 }
 
 bool dgemm::spansAtMostTwoScaleBlocks(int64_t blockN) {
@@ -360,7 +367,7 @@ std::string dgemm::checkConfig(const KernelConfig &c, const ProblemDesc &p,
            str(c.mathWarpgroups);
 
   int64_t needed =
-      consumerRegistersNeeded(c.blockM, c.blockN, c.mathWarpgroups);
+      consumerRegistersNeeded(c.blockM, c.blockN, c.mathWarpgroups, p.bScale);
   int64_t budget = consumerRegisterBudget(c.mathWarpgroups);
   if (needed > budget)
     return "block_m = " + str(c.blockM) + ", block_n = " + str(c.blockN) +
@@ -434,11 +441,16 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t,
       continue;
     int64_t warpgroups = mathWarpgroupsFor(blockM);
     for (int64_t blockN = minBlockN; blockN <= maxBlockN; blockN += 8) {
-      if (consumerRegistersNeeded(blockM, blockN, warpgroups) >
+      if (consumerRegistersNeeded(blockM, blockN, warpgroups, p.bScale) >
           consumerRegisterBudget(warpgroups))
         continue;
       if (p.bScale == BScaleGranularity::Block128x128 &&
           !spansAtMostTwoScaleBlocks(blockN))
+        continue;
+      // f32 outputs: block N a multiple of 32 (unless it covers N), so the
+      // epilogue can stage 128-byte swizzled chunks; row-major f32 staging
+      // has 8-way bank conflicts.
+      if (p.out == OutType::F32 && blockN % 32 != 0 && blockN < nRounded)
         continue;
       Candidate c;
       c.blockM = blockM;

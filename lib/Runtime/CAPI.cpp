@@ -279,6 +279,31 @@ PlanKey planKey(const DeviceSession &session, int64_t layout, int64_t m,
   return key;
 }
 
+/// Launches through the thread's launch plan for `key`, or makes the plan:
+/// `makeKernel(kernel)` chooses the config and compiles or fetches the
+/// kernel; the plan is remembered once its kernel is loaded. `request(c)`
+/// builds the launch from the kernel's contract.
+template <typename Request, typename MakeKernel>
+Status plannedLaunch(DeviceSession &session, const PlanKey &key, int64_t m,
+                     Request request, MakeKernel makeKernel, void *stream) {
+  auto &plans = launchPlans();
+  if (auto it = plans.find(key); it != plans.end()) {
+    logPlanHit(*it->second.kernel, m);
+    return launch(session, it->second.kernel,
+                  request(it->second.kernel->contract), stream,
+                  &it->second.loaded);
+  }
+  LaunchPlan plan;
+  Status s = makeKernel(plan.kernel);
+  if (!s.ok())
+    return s;
+  s = launch(session, plan.kernel, request(plan.kernel->contract), stream,
+             &plan.loaded);
+  if (plan.loaded)
+    plans[key] = std::move(plan);
+  return s;
+}
+
 /// The launch of a normal GEMM.
 LaunchRequest normalRequest(const GemmOperands &ops, const GemmShape &shape) {
   LaunchRequest r;
@@ -308,24 +333,54 @@ Status gemm(const GemmOperands &ops, void *stream) {
   LaunchRequest r = normalRequest(ops, shape);
   PlanKey key = planKey(session, kLayoutNormal, shape.m, shape.n, shape.k,
                         1, 0);
-  auto &plans = launchPlans();
-  if (auto it = plans.find(key); it != plans.end()) {
-    logPlanHit(*it->second.kernel, shape.m);
-    return launch(session, it->second.kernel, r, stream, &it->second.loaded);
-  }
-  TargetDesc target = session.target();
-  KernelConfig config;
-  if (!(s = chooseConfig(shape.m, shape.n, shape.k, target, config)).ok())
+  return plannedLaunch(
+      session, key, shape.m, [&](const LaunchContract &) { return r; },
+      [&](std::shared_ptr<const CompiledKernel> &kernel) {
+        TargetDesc target = session.target();
+        KernelConfig config;
+        Status c = chooseConfig(shape.m, shape.n, shape.k, target, config);
+        if (!c.ok())
+          return c;
+        return gemmKernel(shape.m, shape.n, shape.k, config, target, kernel,
+                          nullptr, nullptr);
+      },
+      stream);
+}
+
+/// The weight-gradient GEMM: D += A * B^T, f32 D, 1x128 scales for both.
+Status wgradGemm(const GemmOperands &ops, void *stream) {
+  GemmShape shape;
+  Status s = validateWgradFp8Fp32Nt(ops, shape);
+  if (!s.ok() || shape.m == 0 || shape.k == 0) // nothing to add
     return s;
-  LaunchPlan plan;
-  if (!(s = gemmKernel(shape.m, shape.n, shape.k, config, target, plan.kernel,
-                       nullptr, nullptr))
-           .ok())
+  DeviceSession session;
+  if (!(s = session.open()).ok())
     return s;
-  s = launch(session, plan.kernel, r, stream, &plan.loaded);
-  if (plan.loaded)
-    plans[key] = std::move(plan);
-  return s;
+  LaunchRequest r = normalRequest(ops, shape);
+  r.operands = {ops.a, ops.aScale, ops.b, ops.bScale, ops.d, ops.d};
+  r.layout = kLayoutWgrad;
+  PlanKey key = planKey(session, kLayoutWgrad, shape.m, shape.n, shape.k, 1,
+                        0);
+  return plannedLaunch(
+      session, key, shape.m, [&](const LaunchContract &) { return r; },
+      [&](std::shared_ptr<const CompiledKernel> &kernel) {
+        TargetDesc target = session.target();
+        ProblemDesc p = normalProblem(shape.m, shape.n, shape.k);
+        p.out = OutType::F32;
+        p.bScale = BScaleGranularity::Row1x128;
+        KernelConfig config;
+        Status c = chooseConfig(p, target, config);
+        if (!c.ok())
+          return c;
+        GemmKernelKey kernelKey =
+            makeGemmKernelKey(shape.n, shape.k, config, target);
+        kernelKey.wgrad = true;
+        return kernelFor(kernelKey,
+                         "wgrad M=" + str(shape.m) + " N=" + str(shape.n) +
+                             " K=" + str(shape.k),
+                         kernel, nullptr, nullptr);
+      },
+      stream);
 }
 
 Status launchKernelIR(const char *kernelIR, const GemmOperands &ops,
@@ -429,42 +484,36 @@ Status groupedGemm(const GroupedOperands &ops, bool masked, int64_t expectedM,
   PlanKey key = planKey(session, masked ? kLayoutMasked : kLayoutContiguous,
                         shape.m, shape.n, shape.k, shape.groups,
                         masked ? expectedM : 0);
-  auto &plans = launchPlans();
-  if (auto it = plans.find(key); it != plans.end()) {
-    logPlanHit(*it->second.kernel, shape.m);
-    return launch(session, it->second.kernel,
-                  groupedRequest(ops, shape, masked,
-                                 it->second.kernel->contract.blockM),
-                  stream, &it->second.loaded);
-  }
-  TargetDesc target = session.target();
-  ProblemDesc p;
-  p.kind = masked ? GemmKind::GroupedMasked : GemmKind::GroupedContiguous;
-  p.m = masked ? std::min(expectedM, shape.m) : shape.m;
-  p.n = shape.n;
-  p.k = shape.k;
-  p.groups = shape.groups;
-  KernelConfig config;
-  if (!(s = chooseConfig(p, target, config)).ok())
-    return s;
-  GemmKernelKey kernelKey =
-      makeGemmKernelKey(shape.n, shape.k, config, target);
-  kernelKey.kind = p.kind;
-  kernelKey.groups = shape.groups;
-  std::string what = std::string(masked ? "masked" : "contiguous") +
-                     " G=" + str(shape.groups) +
-                     (masked ? " M_max=" : " M_sum=") + str(shape.m) +
-                     (masked ? " expected_m=" + str(p.m) : "") +
-                     " N=" + str(shape.n) + " K=" + str(shape.k);
-  LaunchPlan plan;
-  if (!(s = kernelFor(kernelKey, what, plan.kernel, nullptr, nullptr)).ok())
-    return s;
-  s = launch(session, plan.kernel,
-             groupedRequest(ops, shape, masked, plan.kernel->contract.blockM),
-             stream, &plan.loaded);
-  if (plan.loaded)
-    plans[key] = std::move(plan);
-  return s;
+  return plannedLaunch(
+      session, key, shape.m,
+      [&](const LaunchContract &c) {
+        return groupedRequest(ops, shape, masked, c.blockM);
+      },
+      [&](std::shared_ptr<const CompiledKernel> &kernel) {
+        TargetDesc target = session.target();
+        ProblemDesc p;
+        p.kind =
+            masked ? GemmKind::GroupedMasked : GemmKind::GroupedContiguous;
+        p.m = masked ? std::min(expectedM, shape.m) : shape.m;
+        p.n = shape.n;
+        p.k = shape.k;
+        p.groups = shape.groups;
+        KernelConfig config;
+        Status c = chooseConfig(p, target, config);
+        if (!c.ok())
+          return c;
+        GemmKernelKey kernelKey =
+            makeGemmKernelKey(shape.n, shape.k, config, target);
+        kernelKey.kind = p.kind;
+        kernelKey.groups = shape.groups;
+        std::string what = std::string(masked ? "masked" : "contiguous") +
+                           " G=" + str(shape.groups) +
+                           (masked ? " M_max=" : " M_sum=") + str(shape.m) +
+                           (masked ? " expected_m=" + str(p.m) : "") +
+                           " N=" + str(shape.n) + " K=" + str(shape.k);
+        return kernelFor(kernelKey, what, kernel, nullptr, nullptr);
+      },
+      stream);
 }
 
 /// Copies `text` into a caller buffer, NUL-terminated, truncating.
@@ -537,6 +586,15 @@ dgemm_status dgemm_gemm_fp8_bf16_nt(const dgemm_tensor *a,
                                     const dgemm_tensor *d, void *stream) {
   GemmOperands ops{a, a_scale, b, b_scale, d};
   return finish(gemm(ops, stream));
+}
+
+dgemm_status dgemm_wgrad_gemm_fp8_fp32_nt(const dgemm_tensor *a,
+                                          const dgemm_tensor *a_scale,
+                                          const dgemm_tensor *b,
+                                          const dgemm_tensor *b_scale,
+                                          const dgemm_tensor *d, void *stream) {
+  GemmOperands ops{a, a_scale, b, b_scale, d};
+  return finish(wgradGemm(ops, stream));
 }
 
 dgemm_status dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous(

@@ -12,7 +12,9 @@
 // memref<GxNxK>, B scales memref<Gxceil(N/128)x(K/128)>, m_indices
 // memref<?xi32>. Masked (M_max dynamic): A memref<Gx?xK>, its scales
 // memref<Gx?x(K/128), strided<[?, 1, ?]>>, masked_m memref<Gxi32>, D
-// memref<Gx?xN>. The config is explicit, so no m_hint is needed.
+// memref<Gx?xN>. Weight gradient (wgrad): B scales memref<Nx(K/128)xf32,
+// strided<[1, ?]>>, D memref<?xNxf32> also the accumulate input (acc(%d)),
+// recipe 1x128 x 1x128. The config is explicit, so no m_hint is needed.
 //
 //===----------------------------------------------------------------------===//
 #include "dgemm/Runtime/GemmModule.h"
@@ -49,6 +51,31 @@ std::string normalModule(const GemmKernelKey &key) {
          "    dgemm.gemm ins(%a, %sa, %b, %sb : " +
          aType + ", " + saType + ", " + bType + ", " + sbType +
          ") outs(%d : " + dType + ") " + attrs(key) +
+         "\n"
+         "    return\n"
+         "  }\n"
+         "}\n";
+}
+
+/// The weight-gradient form: B scales [N, K/128] MN-major, D f32 [M, N]
+/// accumulated in place (acc(%d) outs(%d)).
+std::string wgradModule(const GemmKernelKey &key) {
+  std::string n = str(key.n), k = str(key.k), kb = str(key.k / 128);
+  std::string aType = "memref<?x" + k + "xf8E4M3FN>";
+  std::string saType = "memref<?x" + kb + "xf32, strided<[1, ?]>>";
+  std::string bType = "memref<" + n + "x" + k + "xf8E4M3FN>";
+  std::string sbType = "memref<" + n + "x" + kb + "xf32, strided<[1, ?]>>";
+  std::string dType = "memref<?x" + n + "xf32>";
+  return "module {\n"
+         "  func.func @dgemm_wgrad_n" +
+         n + "_k" + k + "(%a: " + aType + ", %sa: " + saType +
+         ", %b: " + bType + ", %sb: " + sbType + ", %d: " + dType +
+         ") {\n"
+         "    dgemm.gemm ins(%a, %sa, %b, %sb : " +
+         aType + ", " + saType + ", " + bType + ", " + sbType + ") acc(%d : " +
+         dType + ") outs(%d : " + dType + ") " +
+         "{recipe = #dgemm.recipe<a = 1x128, b = 1x128>, " +
+         attrs(key).substr(1) +
          "\n"
          "    return\n"
          "  }\n"
@@ -95,5 +122,5 @@ std::string dgemm::runtime::gemmModuleText(const GemmKernelKey &key) {
   if (key.kind == dgemm::GemmKind::GroupedContiguous ||
       key.kind == dgemm::GemmKind::GroupedMasked)
     return groupedModule(key);
-  return normalModule(key);
+  return key.wgrad ? wgradModule(key) : normalModule(key);
 }

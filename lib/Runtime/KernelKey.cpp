@@ -49,7 +49,7 @@ std::string dgemm::runtime::formatConfigAttr(const KernelConfig &c) {
 }
 
 std::string GemmKernelKey::text() const {
-  std::string op = "gemm_fp8_bf16_nt";
+  std::string op = wgrad ? "wgrad_fp8_f32_nt" : "gemm_fp8_bf16_nt";
   if (kind == GemmKind::GroupedContiguous)
     op = "m_grouped_contiguous_fp8_bf16_nt groups=" + str(groups);
   else if (kind == GemmKind::GroupedMasked)

@@ -163,8 +163,31 @@ int64_t dgemm::runtime::dtypeBytes(int dtype) {
   }
 }
 
-Status dgemm::runtime::validateGemmFp8Bf16Nt(const GemmOperands &ops,
-                                             GemmShape &shape) {
+namespace {
+/// An MN-major scale tensor [R, K/128]: strides (1, S) with S >= R and
+/// S % 4 == 0 (16-byte rows for TMA).
+Status checkMNMajorScales(const char *name, const char *rows,
+                          const dgemm_tensor &t, int64_t r, int64_t kBlocks) {
+  if (r > 1 && t.strides[0] != 1)
+    return Status::invalidArgument(
+        std::string(name) + " must be MN-major: strides (1, S) with S >= " +
+        rows + " and S % 4 == 0, got strides " + stridesText(t));
+  if (kBlocks > 1 && r > 0) {
+    int64_t stride = t.strides[1];
+    if (stride < r || stride % 4 != 0 || strideTooLarge(stride, 4))
+      return Status::invalidArgument(
+          std::string(name) + " must be MN-major: strides (1, S) with S >= " +
+          rows + " = " + str(r) +
+          " and S % 4 == 0 (16-byte rows for TMA), got strides " +
+          stridesText(t));
+  }
+  return Status::success();
+}
+
+/// The normal GEMM (`wgrad` false: bf16 D, 128x128 B scales) or the
+/// weight-gradient one (f32 D, 1x128 B scales [N, K/128] MN-major; K = 0
+/// allowed: nothing to add).
+Status validateGemm(const GemmOperands &ops, bool wgrad, GemmShape &shape) {
   Status s = checkBasics("a", ops.a, DGEMM_DTYPE_F8E4M3, "[M, K]");
   if (s.ok())
     s = checkBasics("a_scale", ops.aScale, DGEMM_DTYPE_F32, "[M, K/128]");
@@ -172,9 +195,10 @@ Status dgemm::runtime::validateGemmFp8Bf16Nt(const GemmOperands &ops,
     s = checkBasics("b", ops.b, DGEMM_DTYPE_F8E4M3, "[N, K]");
   if (s.ok())
     s = checkBasics("b_scale", ops.bScale, DGEMM_DTYPE_F32,
-                    "[ceil(N/128), K/128]");
+                    wgrad ? "[N, K/128]" : "[ceil(N/128), K/128]");
   if (s.ok())
-    s = checkBasics("d", ops.d, DGEMM_DTYPE_BF16, "[M, N]");
+    s = checkBasics("d", ops.d, wgrad ? DGEMM_DTYPE_F32 : DGEMM_DTYPE_BF16,
+                    "[M, N]");
   if (!s.ok())
     return s;
   const dgemm_tensor &a = *ops.a, &sa = *ops.aScale, &b = *ops.b,
@@ -188,20 +212,26 @@ Status dgemm::runtime::validateGemmFp8Bf16Nt(const GemmOperands &ops,
   if (d.shape[0] != m || d.shape[1] != n)
     return Status::invalidArgument("d must be [M, N] = [" + str(m) + ", " +
                                    str(n) + "], got " + shapeText(d));
-  if (k < 128 || k % 128 != 0)
+  if ((wgrad && k == 0) ? false : (k < 128 || k % 128 != 0))
     return Status::invalidArgument(
-        "K must be a positive multiple of 128, got " + str(k));
+        std::string("K must be a ") + (wgrad ? "" : "positive ") +
+        "multiple of 128, got " + str(k));
   if (n < 8 || n % 8 != 0)
-    return Status::invalidArgument("N must be a positive multiple of 8 for a "
-                                   "BF16 output (16-byte rows), got " +
-                                   str(n));
+    return Status::invalidArgument(
+        std::string("N must be a positive multiple of 8 (") +
+        (wgrad ? "the kernel's column groups" : "16-byte rows of the BF16 output") +
+        "), got " + str(n));
   int64_t kBlocks = k / 128;
   int64_t nBlocks = (n + 127) / 128;
   if (sa.shape[0] != m || sa.shape[1] != kBlocks)
     return Status::invalidArgument(
         "a_scale must be [M, K/128] = [" + str(m) + ", " + str(kBlocks) +
         "] (one f32 per row per 128 K-values), got " + shapeText(sa));
-  if (sb.shape[0] != nBlocks || sb.shape[1] != kBlocks)
+  if (wgrad && (sb.shape[0] != n || sb.shape[1] != kBlocks))
+    return Status::invalidArgument(
+        "b_scale must be [N, K/128] = [" + str(n) + ", " + str(kBlocks) +
+        "] (one f32 per row of b per 128 K-values), got " + shapeText(sb));
+  if (!wgrad && (sb.shape[0] != nBlocks || sb.shape[1] != kBlocks))
     return Status::invalidArgument(
         "b_scale must be [ceil(N/128), K/128] = [" + str(nBlocks) + ", " +
         str(kBlocks) + "] (one f32 per 128x128 block), got " + shapeText(sb));
@@ -211,21 +241,13 @@ Status dgemm::runtime::validateGemmFp8Bf16Nt(const GemmOperands &ops,
     s = checkRowMajor("d", d);
   if (!s.ok())
     return s;
-  if (m > 1 && sa.strides[0] != 1)
-    return Status::invalidArgument(
-        "a_scale must be MN-major: strides (1, S) with S >= M and S % 4 == 0, "
-        "got strides " +
-        stridesText(sa));
-  if (kBlocks > 1 && m > 0) {
-    int64_t stride = sa.strides[1];
-    if (stride < m || stride % 4 != 0 || strideTooLarge(stride, 4))
-      return Status::invalidArgument(
-          "a_scale must be MN-major: strides (1, S) with S >= M = " + str(m) +
-          " and S % 4 == 0 (16-byte rows for TMA), got strides " +
-          stridesText(sa));
-  }
-  if ((kBlocks > 1 && sb.strides[1] != 1) ||
-      (nBlocks > 1 && sb.strides[0] != kBlocks))
+  if (!(s = checkMNMajorScales("a_scale", "M", sa, m, kBlocks)).ok())
+    return s;
+  if (wgrad) {
+    if (!(s = checkMNMajorScales("b_scale", "N", sb, n, kBlocks)).ok())
+      return s;
+  } else if ((kBlocks > 1 && sb.strides[1] != 1) ||
+             (nBlocks > 1 && sb.strides[0] != kBlocks))
     return Status::invalidArgument("b_scale must be contiguous: strides (" +
                                    str(kBlocks) + ", 1), got strides " +
                                    stridesText(sb));
@@ -242,6 +264,17 @@ Status dgemm::runtime::validateGemmFp8Bf16Nt(const GemmOperands &ops,
   shape.n = n;
   shape.k = k;
   return Status::success();
+}
+} // namespace
+
+Status dgemm::runtime::validateGemmFp8Bf16Nt(const GemmOperands &ops,
+                                             GemmShape &shape) {
+  return validateGemm(ops, /*wgrad=*/false, shape);
+}
+
+Status dgemm::runtime::validateWgradFp8Fp32Nt(const GemmOperands &ops,
+                                              GemmShape &shape) {
+  return validateGemm(ops, /*wgrad=*/true, shape);
 }
 
 //===----------------------------------------------------------------------===//

@@ -4,10 +4,10 @@
 The m-grouped layouts run dgemm's grouped kernels (one launch, no host
 synchronisation): ``m_grouped_gemm_fp8_fp8_bf16_nt_contiguous`` (MoE
 prefill / training forward) and ``m_grouped_gemm_fp8_fp8_bf16_nt_masked``
-(MoE decode; CUDA-graph friendly). The weight-gradient GEMMs are described
-by the dialect (``dgemm.gemm`` with f32 output, ``dgemm.k_grouped_gemm``)
-but not lowered yet: they raise NotImplementedError saying so, rather than
-computing something else.
+(MoE decode; CUDA-graph friendly). The k-grouped weight-gradient GEMM is
+described by the dialect (``dgemm.k_grouped_gemm``) but not lowered yet: it
+raises NotImplementedError saying so, rather than computing something else
+(the normal weight-gradient GEMM is in :mod:`dgemm.wgrad`).
 
 Operands are checked here before any GPU work (DgemmArgumentError naming
 the operand and the rule); the C API checks strides and alignment again.
@@ -221,13 +221,6 @@ def launch_grouped_kernel_ir(kernel_ir, lhs, rhs, out, groups, *, stream=None) -
                                                 r[4], r[5], launch.stream(stream))
     if status:
         _lib.check(status, fn, lib)
-
-
-def wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, out):
-    """Weight-gradient GEMM: out (f32 [M, N]) += A [M, K] * B [N, K]^T with
-    1x128 scales for both operands. Not lowered yet."""
-    raise NotImplementedError(_WHY % ("wgrad_gemm_fp8_fp8_fp32_nt",
-                                      "dgemm.gemm with #dgemm.recipe<a = 1x128, b = 1x128> and f32 D"))
 
 
 def k_grouped_wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, out, ks, ks_tensor=None):

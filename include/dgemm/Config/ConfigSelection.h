@@ -70,9 +70,11 @@ int64_t consumerRegisterBudget(int64_t mathWarpgroups);
 
 /// Registers a consumer thread needs: the fresh wgmma tile and the promoted
 /// f32 total, 2 x (rows per warpgroup / 64) x blockN/2, plus a reserve for
-/// addresses, scales and loop state.
-int64_t consumerRegistersNeeded(int64_t blockM, int64_t blockN,
-                                int64_t mathWarpgroups);
+/// addresses, scales and loop state; with 1x128 B scales also the columns'
+/// scales of a K block (blockN/4).
+int64_t consumerRegistersNeeded(
+    int64_t blockM, int64_t blockN, int64_t mathWarpgroups,
+    BScaleGranularity bScale = BScaleGranularity::Block128x128);
 
 /// True when every tile at a multiple of blockN spans at most two 128-wide
 /// B-scale blocks: blockN <= 128 + gcd(blockN, 128).

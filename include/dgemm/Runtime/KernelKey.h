@@ -27,6 +27,9 @@ constexpr const char *kKernelIRPipeline = "dgemm-kernel-to-ptx";
 /// one, or m-grouped (contiguous or masked) over `groups` experts.
 struct GemmKernelKey {
   GemmKind kind = GemmKind::Normal;
+  /// Normal kind only: the weight-gradient form (1x128 B scales, f32 D,
+  /// D += A * B^T).
+  bool wgrad = false;
   int64_t groups = 1;
   int64_t n = 0;
   int64_t k = 0;

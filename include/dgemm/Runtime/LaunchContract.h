@@ -87,6 +87,12 @@ struct LaunchContract {
 constexpr int64_t kLayoutNormal = 0;
 constexpr int64_t kLayoutContiguous = 1;
 constexpr int64_t kLayoutMasked = 2;
+/// The weight-gradient GEMM: 1x128 B scales, f32 D += A * B^T in place
+/// (operands A, A scales, B, B scales, C = D, D).
+constexpr int64_t kLayoutWgrad = 3;
+/// A kernel the runtime's C API does not launch (e.g. an f32 output stored
+/// rather than accumulated): compiled by dgemm-opt, refused at launch.
+constexpr int64_t kLayoutOther = 5;
 
 /// Limits checkContract enforces.
 constexpr int64_t kMaxOperands = 8;

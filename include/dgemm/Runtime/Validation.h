@@ -38,6 +38,10 @@ struct GemmShape {
 /// Checks the operands of dgemm_gemm_fp8_bf16_nt and returns M, N, K.
 Status validateGemmFp8Bf16Nt(const GemmOperands &ops, GemmShape &shape);
 
+/// Checks the operands of dgemm_wgrad_gemm_fp8_fp32_nt (D f32 [M, N], B
+/// scales [N, K/128] MN-major like A's; K may be 0) and returns M, N, K.
+Status validateWgradFp8Fp32Nt(const GemmOperands &ops, GemmShape &shape);
+
 /// The operands of an m-grouped GEMM, in op order (the launch contract's
 /// operand indices: A = 0, A scales = 1, B = 2, B scales = 3, groups = 4
 /// (m_indices or masked_m), D = 5).

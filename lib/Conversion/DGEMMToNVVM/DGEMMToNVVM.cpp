@@ -5,10 +5,12 @@
 //   dgemm.wgmma_tile     -> 4 x nvvm.wgmma.mma_async m64nNk32 e4m3, the
 //                           first with scale-d = zero
 //   dgemm.promote        -> per register: fma(acc, sa(row) * sb(col group), t)
+//   dgemm.promote_cols   -> per register: fma(acc, sa(row) * sb(column), t)
 //   dgemm.epilogue_store -> wait until the previous store read the staging
-//                           tile, bf16x2 packing, shared stores, async-proxy
-//                           fence, named barrier, TMA store by thread 0 (not
-//                           waited for: it drains during the next tile)
+//                           tile, bf16x2 packing (or f32 pairs), shared
+//                           stores, async-proxy fence, named barrier, TMA
+//                           store or reduce-add by thread 0 (not waited for:
+//                           it drains during the next tile)
 //   dgemm.epilogue_store_rows -> bf16x2 packing, predicated global stores
 //
 //===----------------------------------------------------------------------===//
@@ -136,6 +138,54 @@ struct PromoteLowering : OpRewritePattern<PromoteOp> {
   }
 };
 
+struct PromoteColsLowering : OpRewritePattern<PromoteColsOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PromoteColsOp op,
+                                PatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto type = cast<LLVM::LLVMStructType>(op.getTotal().getType());
+    int64_t fields = type.getBody().size();
+    Value result = op.getTotal();
+    Type i32 = rw.getI32Type();
+    for (int64_t j = 0; j < fields / 4; ++j) {
+      // Registers 4j + {0, 1}: row r0, columns c, c + 1; 4j + {2, 3}: row
+      // r0 + 8, the same columns.
+      Value pair = op.getSb()[j];
+      Value sb[2];
+      for (int64_t e = 0; e < 2; ++e)
+        sb[e] = LLVM::ExtractElementOp::create(
+            rw, loc, pair, LLVM::ConstantOp::create(rw, loc, i32, e));
+      for (int64_t q = 0; q < 4; ++q) {
+        int64_t i = 4 * j + q;
+        Value sa = q < 2 ? op.getSa0() : op.getSa1();
+        Value scale = arith::MulFOp::create(rw, loc, sa, sb[q % 2]);
+        Value a = LLVM::ExtractValueOp::create(rw, loc, op.getAcc(), i);
+        Value t = LLVM::ExtractValueOp::create(rw, loc, op.getTotal(), i);
+        Value r = LLVM::FMAOp::create(rw, loc, a, scale, t);
+        result = LLVM::InsertValueOp::create(rw, loc, result, r, i);
+      }
+    }
+    rw.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// The two f32 values of a fragment pair as a vector<2xf32>.
+Value f32Pair(OpBuilder &b, Location loc, ValueRange totals,
+              int64_t groupsPerPart, int64_t j, int64_t h) {
+  Type i32 = b.getI32Type();
+  auto v2f32 = VectorType::get({2}, b.getF32Type());
+  Value part = totals[j / groupsPerPart];
+  int64_t field = 4 * (j % groupsPerPart) + 2 * h;
+  Value v = LLVM::UndefOp::create(b, loc, v2f32);
+  for (int64_t e = 0; e < 2; ++e) {
+    Value x = LLVM::ExtractValueOp::create(b, loc, part, field + e);
+    v = LLVM::InsertElementOp::create(b, loc, v, x,
+                                      LLVM::ConstantOp::create(b, loc, i32, e));
+  }
+  return v;
+}
+
 struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(EpilogueStoreOp op,
@@ -158,32 +208,50 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
     Value col = arith::MulIOp::create(
         rw, loc, arith::RemUIOp::create(rw, loc, lane, c(4)), c(2));
     const bool swizzled = op.getSwizzle() == 128;
-    const int64_t bm = op.getBlockM();
-    // Byte offset in the staging tile of the thread's pair (row, 8j + col):
-    //   row-major:  (row * BN + 8j + col) * 2
-    //   swizzled:   (j / 8) * BM * 128 + row * 128
-    //               + ((j % 8) ^ (row % 8)) * 16 + col * 2
+    const bool f32 = op.getF32();
+    const int64_t bm = op.getBlockM(), e = f32 ? 4 : 2;
+    // Columns per 128-byte swizzled chunk, 8-column groups per chunk.
+    const int64_t chunkCols = 128 / e, groupsPerChunk = chunkCols / 8;
+    // Byte offset in the staging tile of the thread's pair (row, 8j + col),
+    // E bytes per element:
+    //   row-major:  (row * BN + 8j + col) * E
+    //   swizzled:   (j / G) * BM * 128 + row * 128 + (piece ^ (row % 8)) * 16
+    //               + (col * E) % 16,   piece = ((8j + col) * E % 128) / 16,
+    //               G = 8-column groups per 128-byte chunk (8 bf16, 4 f32)
     // (row % 8 is lane / 4 for both of the thread's rows).
     Value row1 = arith::AddIOp::create(rw, loc, row0, c(8));
     // Row-major: the byte offset of row0's first pair, once; row1 is 8 rows
-    // further, and group j 16 bytes further.
+    // further, and group j 8 * E bytes further.
     Value rowMajor0 = arith::MulIOp::create(
         rw, loc,
         arith::AddIOp::create(rw, loc,
                               arith::MulIOp::create(rw, loc, row0, c(bn)), col),
-        c(2));
-    Value rowMajor1 = arith::AddIOp::create(rw, loc, rowMajor0, c(16 * bn));
+        c(e));
+    Value rowMajor1 = arith::AddIOp::create(rw, loc, rowMajor0, c(8 * e * bn));
+    // Swizzled: the 16-byte piece of column `col` within an 8-column group
+    // and the byte within the piece (bf16: piece 0, byte col * 2; f32: piece
+    // col / 4, byte (col % 4) * 4).
+    Value colPiece = f32 ? arith::DivUIOp::create(rw, loc, col, c(4)).getResult()
+                         : c(0);
+    Value colByte =
+        f32 ? arith::MulIOp::create(
+                  rw, loc, arith::RemUIOp::create(rw, loc, col, c(4)), c(4))
+                  .getResult()
+            : arith::MulIOp::create(rw, loc, col, c(2)).getResult();
     auto offset = [&](Value row, int64_t j) -> Value {
       if (!swizzled)
         return arith::AddIOp::create(rw, loc, row == row0 ? rowMajor0 : rowMajor1,
-                                     c(16 * j));
-      Value piece = arith::XOrIOp::create(rw, loc, laneRow, c(j % 8));
+                                     c(8 * e * j));
+      int64_t firstPiece = (j % groupsPerChunk) * 8 * e / 16;
+      Value piece = arith::XOrIOp::create(
+          rw, loc, laneRow,
+          arith::AddIOp::create(rw, loc, colPiece, c(firstPiece)));
       Value inChunk = arith::AddIOp::create(
           rw, loc, arith::MulIOp::create(rw, loc, row, c(128)),
           arith::AddIOp::create(
-              rw, loc, arith::MulIOp::create(rw, loc, piece, c(16)),
-              arith::MulIOp::create(rw, loc, col, c(2))));
-      return arith::AddIOp::create(rw, loc, inChunk, c((j / 8) * bm * 128));
+              rw, loc, arith::MulIOp::create(rw, loc, piece, c(16)), colByte));
+      return arith::AddIOp::create(rw, loc, inChunk,
+                                   c((j / groupsPerChunk) * bm * 128));
     };
     // The previous tile's store must have read the staging tile.
     Value leader =
@@ -200,11 +268,12 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
     for (int64_t j = 0; j < bn / 8; ++j) {
       for (int64_t h = 0; h < 2; ++h) {
         Value packed =
-            packedPair(rw, loc, op.getTotals(), groupsPerPart, j, h);
+            f32 ? f32Pair(rw, loc, op.getTotals(), groupsPerPart, j, h)
+                : packedPair(rw, loc, op.getTotals(), groupsPerPart, j, h);
         Value addr = LLVM::GEPOp::create(
             rw, loc, op.getStaging().getType(), i8, op.getStaging(),
             ArrayRef<LLVM::GEPArg>{offset(h ? row1 : row0, j)});
-        LLVM::StoreOp::create(rw, loc, packed, addr);
+        LLVM::StoreOp::create(rw, loc, packed, addr, /*alignment=*/e * 2);
       }
     }
     // Make the shared stores visible to the TMA engine, then one thread
@@ -218,8 +287,8 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
     {
       OpBuilder::InsertionGuard g(rw);
       rw.setInsertionPointToStart(store.thenBlock());
-      // One box of the whole tile, or one per 64-column chunk.
-      int64_t boxes = swizzled ? bn / 64 : 1;
+      // One box of the whole tile, or one per 128-byte column chunk.
+      int64_t boxes = swizzled ? bn / chunkCols : 1;
       for (int64_t q = 0; q < boxes; ++q) {
         Value src = q == 0 ? op.getStaging()
                            : LLVM::GEPOp::create(
@@ -229,15 +298,22 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
                                  .getResult();
         Value n0 = q == 0 ? op.getN0()
                           : arith::AddIOp::create(rw, loc, op.getN0(),
-                                                  c(64 * q))
+                                                  c(chunkCols * q))
                                 .getResult();
         SmallVector<Value, 3> coords = {n0, op.getM0()};
         if (op.getGroup())
           coords.push_back(op.getGroup());
-        NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-            rw, loc, op.getDMap(), src, coords, Value(),
-            NVVM::TMAStoreModeAttr::get(ctx, NVVM::TMAStoreMode::TILE),
-            Value());
+        if (op.getReduceAdd())
+          NVVM::CpAsyncBulkTensorReduceOp::create(
+              rw, loc, op.getDMap(), src,
+              NVVM::TMAReduxKindAttr::get(ctx, NVVM::TMAReduxKind::ADD),
+              NVVM::TMAStoreModeAttr::get(ctx, NVVM::TMAStoreMode::TILE),
+              coords, Value());
+        else
+          NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+              rw, loc, op.getDMap(), src, coords, Value(),
+              NVVM::TMAStoreModeAttr::get(ctx, NVVM::TMAStoreMode::TILE),
+              Value());
       }
       NVVM::CpAsyncBulkCommitGroupOp::create(rw, loc);
     }
@@ -310,7 +386,8 @@ struct ConvertDGEMMToNVVMPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<ScheduleTileLowering, WgmmaTileLowering, PromoteLowering,
-                 EpilogueStoreLowering, EpilogueStoreRowsLowering>(
+                 PromoteColsLowering, EpilogueStoreLowering,
+                 EpilogueStoreRowsLowering>(
         &getContext());
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
@@ -319,8 +396,8 @@ struct ConvertDGEMMToNVVMPass
       return signalPassFailure();
     // Every kernel op must be gone.
     WalkResult left = getOperation()->walk([](Operation *op) {
-      if (isa<ScheduleTileOp, WgmmaTileOp, PromoteOp, EpilogueStoreOp,
-              EpilogueStoreRowsOp>(op)) {
+      if (isa<ScheduleTileOp, WgmmaTileOp, PromoteOp, PromoteColsOp,
+              EpilogueStoreOp, EpilogueStoreRowsOp>(op)) {
         op->emitOpError("was not lowered to NVVM");
         return WalkResult::interrupt();
       }

@@ -53,6 +53,15 @@
 //     before the next tile's B scales overwrite shared memory (the
 //     row-predicated store has no barrier of its own).
 //
+// Weight-gradient form (1x128 B scales, f32 D, optionally D += A * B^T):
+// each stage also receives the tile's BN B scales of its K block by TMA (a
+// box of BN floats of the [K/128, N] scales, coordinates (n0, kb)); after
+// the K block's wgmmas complete, each consumer thread reads its columns'
+// scale pairs from the stage, releases it, and promotes with
+// dgemm.promote_cols (a scale per column). The epilogue stages f32 (32-column
+// chunks, 128-byte swizzle) and stores the tile, or adds it into D with a
+// TMA reduce-add (`accumulate`).
+//
 // The ring counter `it` runs on across tiles, so producer and consumers agree
 // on stage and parity without talking. Rows of a thread: r0 = 64w + 16*warp
 // + lane/4 and r0 + 8 (the wgmma fragment layout, HOPPER-FACTS §2).
@@ -142,7 +151,10 @@ private:
           k.c32(4 * l.consumers * l.cluster), Value());
     }
     NVVM::FenceMbarrierInitOp::create(b, loc);
-    for (GemmKernelParam p : {kMapA, kMapSFA, kMapB, kMapD})
+    SmallVector<GemmKernelParam, 5> maps = {kMapA, kMapSFA, kMapB, kMapD};
+    if (l.perRowB)
+      maps.push_back(kSFBPtr);
+    for (GemmKernelParam p : maps)
       NVVM::PrefetchOp::create(b, loc, /*cacheLevel=*/nullptr,
                                /*evictPriority=*/nullptr, tensorMap(p),
                                /*predicate=*/Value(), b.getUnitAttr());
@@ -338,6 +350,9 @@ private:
                at(k0, n0, l.grouped()), full);
       loadTile(stageBuffer(l.sfaOff, l.sfaStageBytes, s), kMapSFA,
                at(m0, kb, l.masked()), full);
+      if (l.perRowB) // 1x128 recipe: the tile's B scales of this K block
+        loadTile(stageBuffer(l.sfbOff, l.sfbStageBytes, s), kSFBPtr,
+                 {n0, kb}, full);
       scf::YieldOp::create(b, loc, ValueRange{k.add(i, k.c32(1))});
       b.setInsertionPointAfter(kLoop);
       return kLoop.getResult(0);
@@ -392,7 +407,8 @@ private:
       Value former = k.divu(
           k.minu(k.c32(l.blockN), k.sub(k.c32(128), k.remu(n0, k.c32(128)))),
           k.c32(8));
-      copyBScales(sfbGroup, nb0, nb1);
+      if (!l.perRowB)
+        copyBScales(sfbGroup, nb0, nb1);
       Value sfbRow0 = k.byteAt(smem, l.sfbOff);
       Value sfbRow1 = k.byteAt(smem, l.sfbOff + 4 * l.kBlocks);
       Value zero = LLVM::ZeroOp::create(b, loc, fragment);
@@ -413,8 +429,11 @@ private:
       Value sfa = stageBuffer(l.sfaOff, l.sfaStageBytes, s);
       Value sa0 = k.loadF32(k.elementAt(sfa, r0, 4));
       Value sa1 = k.loadF32(k.elementAt(sfa, r1, 4));
-      Value sb0 = k.loadF32(k.elementAt(sfbRow0, kb, 4));
-      Value sb1 = k.loadF32(k.elementAt(sfbRow1, kb, 4));
+      Value sb0, sb1;
+      if (!l.perRowB) {
+        sb0 = k.loadF32(k.elementAt(sfbRow0, kb, 4));
+        sb1 = k.loadF32(k.elementAt(sfbRow1, kb, 4));
+      }
       Value aTile = k.byteAt(stageBuffer(l.aOff, l.aStageBytes, s),
                              k.mul(wg, k.c32(64 * 128)));
       Value bTile = stageBuffer(l.bOff, l.bStageBytes, s);
@@ -431,6 +450,16 @@ private:
       for (int64_t p = 0; p < parts; ++p) {
         NVVM::WgmmaWaitGroupSyncOp::create(
             b, loc, b.getI64IntegerAttr(parts - 1 - p));
+        if (l.perRowB) {
+          // One part (KernelLayout): the columns' B scales come out of the
+          // stage before it is released.
+          SmallVector<Value> pairs = loadColumnScales(s, lane);
+          releaseStage(s, lane);
+          results.push_back(PromoteColsOp::create(
+              b, loc, fragment, kLoop.getRegionIterArgs()[1], accs[0], sa0,
+              sa1, pairs));
+          continue;
+        }
         if (p == parts - 1) {
           // Every part has read the stage: release it, one arrival per
           // consumer warp.
@@ -445,12 +474,15 @@ private:
       b.setInsertionPointAfter(kLoop);
       ValueRange totals = kLoop.getResults().drop_front();
       auto tmaStore = [&](Value groupCoord) {
-        EpilogueStoreOp::create(b, loc, totals, k.byteAt(smem, l.dOff),
-                                tensorMap(kMapD), n0, m0, groupCoord, tid,
-                                b.getI32IntegerAttr(l.blockM),
-                                b.getI32IntegerAttr(l.blockN),
-                                b.getI32IntegerAttr(l.consumers),
-                                b.getI32IntegerAttr(l.dSwizzle));
+        auto store = EpilogueStoreOp::create(
+            b, loc, totals, k.byteAt(smem, l.dOff), tensorMap(kMapD), n0, m0,
+            groupCoord, tid, b.getI32IntegerAttr(l.blockM),
+            b.getI32IntegerAttr(l.blockN), b.getI32IntegerAttr(l.consumers),
+            b.getI32IntegerAttr(l.dSwizzle));
+        if (l.f32Out)
+          store.setF32(true);
+        if (l.accumulate)
+          store.setReduceAdd(true);
       };
       if (l.masked()) {
         // Whole tile below masked_m[g]: TMA store; else by row.
@@ -504,6 +536,20 @@ private:
         k.sub(k.c32(l.n), n0), tid, b.getI32IntegerAttr(l.n),
         b.getI32IntegerAttr(l.blockM), b.getI32IntegerAttr(l.blockN),
         b.getI32IntegerAttr(l.consumers));
+  }
+
+  /// 1x128 recipe: the thread's B-scale pairs of stage s, one per 8-column
+  /// group j: columns 8j + 2q and 8j + 2q + 1 (q = lane % 4).
+  SmallVector<Value> loadColumnScales(Value s, Value lane) {
+    auto v2f32 = VectorType::get({2}, k.f32);
+    Value base = k.elementAt(stageBuffer(l.sfbOff, l.sfbStageBytes, s),
+                             k.mul(k.remu(lane, k.c32(4)), k.c32(2)), 4);
+    SmallVector<Value> pairs;
+    for (int64_t j = 0; j < l.blockN / 8; ++j)
+      pairs.push_back(LLVM::LoadOp::create(b, loc, v2f32,
+                                           k.byteAt(base, 32 * j),
+                                           /*alignment=*/8));
+    return pairs;
   }
 
   /// One arrival per consumer warp on empty[s] of each CTA of the cluster:
@@ -566,7 +612,9 @@ LLVM::LLVMFuncOp mlir::dgemm::buildGemmKernel(OpBuilder &b, Location loc,
   MLIRContext *ctx = b.getContext();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
   auto ptr1 = LLVM::LLVMPointerType::get(ctx, 1);
-  SmallVector<Type> params = {ptr, ptr, ptr, ptr, ptr1, b.getI32Type()};
+  // B scales: a tensor map (1x128 recipe, loaded per stage) or an address.
+  SmallVector<Type> params = {ptr, ptr, ptr, ptr, l.perRowB ? ptr : ptr1,
+                              b.getI32Type()};
   if (l.grouped())
     params.push_back(ptr1); // m_indices or masked_m
   if (l.masked())
@@ -576,7 +624,10 @@ LLVM::LLVMFuncOp mlir::dgemm::buildGemmKernel(OpBuilder &b, Location loc,
   auto fn = LLVM::LLVMFuncOp::create(b, loc, name, fnType);
   // Tensor maps by value: 128 bytes, 128-aligned, in the param space.
   auto mapType = LLVM::LLVMArrayType::get(b.getI8Type(), 128);
-  for (GemmKernelParam p : {kMapA, kMapSFA, kMapB, kMapD}) {
+  SmallVector<GemmKernelParam, 5> maps = {kMapA, kMapSFA, kMapB, kMapD};
+  if (l.perRowB)
+    maps.push_back(kSFBPtr);
+  for (GemmKernelParam p : maps) {
     fn.setArgAttr(p, "llvm.byval", TypeAttr::get(mapType));
     fn.setArgAttr(p, "llvm.align", b.getI64IntegerAttr(128));
     fn.setArgAttr(p, "nvvm.grid_constant", b.getUnitAttr());

@@ -1,8 +1,10 @@
 //===- GemmKernel.h - build the kernel IR of a normal FP8 GEMM --*- C++ -*-===//
 //
 // buildGemmKernel writes one warp-specialized, persistent Hopper kernel for
-// dgemm.gemm or dgemm.grouped_gemm (contiguous or masked) as an llvm.func whose body is kernel IR (scf/arith, NVVM
-// barriers and TMA, dgemm kernel ops).
+// dgemm.gemm (also its weight-gradient form: 1x128 B scales, f32 output
+// added into D) or dgemm.grouped_gemm (contiguous or masked) as an llvm.func
+// whose body is kernel IR (scf/arith, NVVM barriers and TMA, dgemm kernel
+// ops).
 //
 //===----------------------------------------------------------------------===//
 #ifndef DGEMM_LIB_CONVERSION_GEMMTOKERNEL_GEMMKERNEL_H
@@ -16,6 +18,8 @@
 namespace mlir::dgemm {
 
 /// Kernel parameters, in order. kMapD is D's tensor map (masked: 3-D);
+/// kSFBPtr is the address of B's 128x128 scales or, 1x128 recipe, the
+/// tensor map of B's per-row scales;
 /// kM is M (normal), M_sum (contiguous) or M_max (masked); kGroups, grouped
 /// layouts only, is the address of m_indices (contiguous) or masked_m;
 /// kDPtr, masked only, is D's address (partial tiles are stored by row).

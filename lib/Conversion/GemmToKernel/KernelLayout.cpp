@@ -12,12 +12,16 @@ using namespace mlir::dgemm;
 
 static int64_t alignTo(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
-KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c, int64_t n,
-                               int64_t k, int64_t maxParts,
-                               ::dgemm::GemmKind kind, int64_t groups) {
+KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c,
+                               const ::dgemm::ProblemDesc &p, int64_t maxParts,
+                               bool accumulate) {
+  const int64_t n = p.n, k = p.k;
   KernelLayout l;
-  l.kind = kind;
-  l.groups = groups;
+  l.kind = p.kind;
+  l.groups = p.groups;
+  l.perRowB = p.bScale == ::dgemm::BScaleGranularity::Row1x128;
+  l.f32Out = p.out == ::dgemm::OutType::F32;
+  l.accumulate = accumulate && l.f32Out;
   l.blockM = c.blockM;
   l.blockN = c.blockN;
   l.stages = c.stages;
@@ -39,8 +43,18 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c, int64_t n,
   // a tile has few K blocks; with many it measured slower on the H200 (A/B in
   // one process, bench/ab_epilogue.py: K=512 +48%, K=7168 -4..0%, K=16384
   // -6%), so long-K kernels keep row-major staging.
-  l.dSwizzle = c.blockN % 64 == 0 && k <= 4096 ? 128 : 0;
+  // f32 rows are twice as long: 32-column chunks, and always swizzled when
+  // they can be (row-major f32 rows of 128+ columns put a warp's 8 rows in
+  // one bank group).
+  if (l.f32Out)
+    l.dSwizzle = c.blockN % 32 == 0 ? 128 : 0;
+  else
+    l.dSwizzle = c.blockN % 64 == 0 && k <= 4096 ? 128 : 0;
   l.nParts = 1;
+  // Per-column B scales are read from the stage before it is released, after
+  // the last part's wait: one chain.
+  if (l.perRowB)
+    maxParts = 1;
   for (int64_t parts = std::max<int64_t>(maxParts, 1); parts > 1; --parts)
     if (c.blockN % (8 * parts) == 0 && c.blockN / parts >= 32) {
       l.nParts = parts;
@@ -49,14 +63,20 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c, int64_t n,
   l.aStageBytes = 128 * c.blockM;
   l.bStageBytes = 128 * c.blockN;
   l.sfaStageBytes = 4 * c.blockM;
-  l.txBytes = l.aStageBytes + l.bStageBytes + l.sfaStageBytes;
+  // 1x128 recipe: the TMA box of B scales is BN floats (the transaction
+  // counts the whole box, also columns past N).
+  l.sfbStageBytes = l.perRowB ? alignTo(4 * c.blockN, 128) : 0;
+  l.txBytes = l.aStageBytes + l.bStageBytes + l.sfaStageBytes +
+              (l.perRowB ? 4 * c.blockN : 0);
   l.dOff = 0;
-  l.aOff = alignTo(2 * c.blockM * c.blockN, 1024);
+  l.aOff = alignTo(l.outBytes() * c.blockM * c.blockN, 1024);
   l.bOff = l.aOff + c.stages * l.aStageBytes;
   l.sfaOff = alignTo(l.bOff + c.stages * l.bStageBytes, 128);
   l.sfbOff = alignTo(l.sfaOff + c.stages * l.sfaStageBytes, 128);
-  l.barOff = alignTo(l.sfbOff + 8 * l.kBlocks, 8);
+  int64_t sfbBytes =
+      l.perRowB ? c.stages * l.sfbStageBytes : 8 * l.kBlocks;
+  l.barOff = alignTo(l.sfbOff + sfbBytes, 8);
   l.countOff = l.barOff + 16 * c.stages;
-  l.smemBytes = l.countOff + (l.masked() ? 4 * groups : 0);
+  l.smemBytes = l.countOff + (l.masked() ? 4 * l.groups : 0);
   return l;
 }

@@ -3,11 +3,13 @@
 // What a config and the static sizes fix about one kernel: its warpgroups and
 // register split, and where each buffer lives in dynamic shared memory:
 //
-//   0        D staging tile      BM*BN*2   (bf16, row-major)
+//   0        D staging tile      BM*BN*E   (E = 2 for bf16, 4 for f32)
 //   aOff     A stages            S * BM*128   (SW128 tiles, 1024-aligned)
 //   bOff     B stages            S * BN*128
 //   sfaOff   A-scale stages      S * BM*4     (128-aligned TMA destinations)
-//   sfbOff   the tile's B scales 2 * K/128 * 4 (rows nb0 and nb1, per tile)
+//   sfbOff   the tile's B scales 2 * K/128 * 4 (rows nb0 and nb1, per tile;
+//                                128x128 recipe), or B-scale stages
+//                                S * roundUp(BN*4, 128) (1x128 recipe)
 //   barOff   full[S], empty[S]   16*S         (8-byte mbarriers)
 //   countOff masked_m copy       4*G          (masked layout only)
 //
@@ -47,21 +49,30 @@ struct KernelLayout {
   /// row-predicated stores).
   ::dgemm::GemmKind kind = ::dgemm::GemmKind::Normal;
   int64_t groups = 1;
+  /// The weight-gradient variants: B scaled per row per 128 K (1x128: the
+  /// tile's B scales arrive with each stage by TMA, and each column has its
+  /// own), an f32 output, and whether the tile is added into D (TMA
+  /// reduce-add: D += A * B^T) rather than stored.
+  bool perRowB = false;
+  bool f32Out = false;
+  bool accumulate = false;
   int64_t dOff, aOff, bOff, sfaOff, sfbOff, barOff, countOff, smemBytes;
-  int64_t aStageBytes, bStageBytes, sfaStageBytes, txBytes;
+  int64_t aStageBytes, bStageBytes, sfaStageBytes, sfbStageBytes, txBytes;
 
   /// `maxParts`: the most wgmma chains to split the tile's columns into
   /// (each a multiple of 8 columns, at least 32).
-  static KernelLayout get(const ::dgemm::KernelConfig &c, int64_t n,
-                          int64_t k, int64_t maxParts = 2,
-                          ::dgemm::GemmKind kind = ::dgemm::GemmKind::Normal,
-                          int64_t groups = 1);
+  /// `p` gives the kind, groups, N, K, output type and B-scale recipe;
+  /// `accumulate`: f32 output added into D.
+  static KernelLayout get(const ::dgemm::KernelConfig &c,
+                          const ::dgemm::ProblemDesc &p, int64_t maxParts = 2,
+                          bool accumulate = false);
 
   bool grouped() const { return kind != ::dgemm::GemmKind::Normal; }
   bool masked() const { return kind == ::dgemm::GemmKind::GroupedMasked; }
   bool contiguous() const {
     return kind == ::dgemm::GemmKind::GroupedContiguous;
   }
+  int64_t outBytes() const { return f32Out ? 4 : 2; }
 };
 
 } // namespace mlir::dgemm

@@ -4,7 +4,10 @@
 // threads, cluster, dynamic shared memory, the persistent grid bound, block
 // sizes, and how to build each parameter from the op's operands
 // (A = 0, A scales = 1, B = 2, B scales = 3, D = 4; grouped: groups = 4,
-// D = 5), and for grouped kernels the layout and group count.
+// D = 5; with an accumulate input: C = 4, D = 5), and what the kernel
+// computes: `layout` 1 contiguous, 2 masked (with the group count), 3 the
+// weight-gradient GEMM (1x128 B scales, f32 D += A * B^T, C = D), 5 another
+// variant the runtime does not launch; absent: the normal bf16 GEMM.
 //
 //===----------------------------------------------------------------------===//
 #include "GemmKernel.h"
@@ -42,7 +45,7 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
   Builder &b = c.b;
   SmallVector<Attribute> params(l.masked() ? 8 : l.grouped() ? 7 : 6);
   // Operands in op order: A, A scales, B, B scales, [groups,] D.
-  const int64_t dOperand = l.grouped() ? 5 : 4;
+  const int64_t dOperand = l.grouped() || l.accumulate ? 5 : 4;
   if (l.masked()) {
     // A [G, M_max, K] and its scales [G, M_max, K/128] (MN-major per
     // group): 3-D maps, so a box never crosses into the next group's rows.
@@ -65,15 +68,21 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
     return b.getDictionaryAttr({b.getNamedAttr("kind", b.getStringAttr("ptr")),
                                 c.i64("operand", operand)});
   };
-  int64_t boxN = l.dSwizzle ? 64 : l.blockN, swizzleD = l.dSwizzle ? 128 : 0;
+  // Swizzled boxes are 128 bytes wide: 64 bf16 or 32 f32 columns.
+  int64_t boxN = l.dSwizzle ? 128 / l.outBytes() : l.blockN,
+          swizzleD = l.dSwizzle ? 128 : 0;
+  StringRef dType = l.f32Out ? "f32" : "bf16";
   params[kMapD] =
       l.masked()
           ? c.tensorMap(dOperand, {2, 1, 0}, {boxN, l.blockM, 1}, swizzleD,
-                        "bf16")
-          : c.tensorMap(dOperand, {1, 0}, {boxN, l.blockM}, swizzleD, "bf16");
+                        dType)
+          : c.tensorMap(dOperand, {1, 0}, {boxN, l.blockM}, swizzleD, dType);
   if (l.masked())
     params[kDPtr] = ptr(dOperand);
-  params[kSFBPtr] = ptr(3);
+  // B scales: [N, K/128] MN-major through a map, a box of BN columns per K
+  // block (1x128 recipe); else the address of the 128x128 blocks.
+  params[kSFBPtr] = l.perRowB ? c.tensorMap(3, {0, 1}, {l.blockN, 1}, 0, "f32")
+                              : ptr(3);
   params[kM] =
       b.getDictionaryAttr({b.getNamedAttr("kind", b.getStringAttr("m"))});
   if (l.grouped())
@@ -88,6 +97,9 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
     // 1 contiguous, 2 masked (docs/launch-contract.md); absent: normal.
     fields.push_back(c.i64("layout", l.contiguous() ? 1 : 2));
     fields.push_back(c.i64("groups", l.groups));
+  } else if (l.perRowB || l.f32Out) {
+    const bool wgrad = l.perRowB && l.f32Out && l.accumulate;
+    fields.push_back(c.i64("layout", wgrad ? 3 : 5));
   }
   return b.getDictionaryAttr(fields);
 }

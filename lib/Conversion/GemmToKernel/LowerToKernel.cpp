@@ -41,10 +41,19 @@ static std::string unsupported(GemmOp op, const ::dgemm::KernelConfig &c) {
   auto d = cast<MemRefType>(op.getD().getType());
   if (!isE4M3(op.getA()) || !isE4M3(op.getB()))
     return "only f8E4M3FN operands are lowered so far";
-  if (op.getRecipe().isPerRowB())
-    return "only the 1x128 x 128x128 recipe is lowered so far";
-  if (!d.getElementType().isBF16() || op.getC())
-    return "only a bf16 output without an accumulate input is lowered so far";
+  if (op.getC()) {
+    if (!d.getElementType().isF32())
+      return "an accumulate input C needs an f32 output D";
+    // The kernel adds its tile into D (TMA reduce-add): D's old contents are
+    // C only when C is D.
+    if (op.getC() != op.getD())
+      return "the accumulate input C must be D itself (acc(%d) outs(%d): "
+             "the kernel adds into D in place); copy C into D first";
+  }
+  if (c.clusterSize > 1 &&
+      (op.getRecipe().isPerRowB() || d.getElementType().isF32()))
+    return "the weight-gradient forms (1x128 B scales, f32 output) are not "
+           "lowered with clusters (multicast = none)";
   return unsupportedConfig(c);
 }
 
@@ -78,7 +87,9 @@ static std::string kernelName(const KernelLayout &l) {
          "_s" + std::to_string(l.stages) + "_g" +
          std::to_string(l.swizzleGroup) + "_c" + std::to_string(l.maxCtas) +
          (l.cluster > 1 ? "_mca" : "") +
-         (l.nParts > 1 ? "_p" + std::to_string(l.nParts) : "");
+         (l.nParts > 1 ? "_p" + std::to_string(l.nParts) : "") +
+         (l.perRowB ? "_sb1x128" : "") + (l.f32Out ? "_f32" : "") +
+         (l.accumulate ? "_acc" : "");
 }
 
 /// The module's kernel container, created on first use with the sm_90a
@@ -148,8 +159,9 @@ struct LowerToKernelPass
         continue;
       }
       ::dgemm::ProblemDesc p = gemm.getProblem(/*defaultM=*/1);
-      KernelLayout layout = KernelLayout::get(config, p.n, p.k, wgmmaParts,
-                                              p.kind, p.groups);
+      auto normal = dyn_cast<GemmOp>(op);
+      KernelLayout layout = KernelLayout::get(
+          config, p, wgmmaParts, /*accumulate=*/normal && normal.getC());
       int64_t smemLimit = gemm.getEffectiveTarget().getSmem();
       if (layout.smemBytes > smemLimit) {
         op->emitOpError() << "cannot be lowered: the kernel needs "

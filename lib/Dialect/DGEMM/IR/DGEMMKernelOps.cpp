@@ -90,9 +90,29 @@ LogicalResult EpilogueStoreOp::verify() {
   if (failed(verifyEpilogueTile(*this, getBlockM(), bn, getConsumers(),
                                 getTotals())))
     return failure();
-  if (getSwizzle() != 0 && (getSwizzle() != 128 || bn % 64 != 0))
+  // A swizzled chunk is 128 bytes of a row: 64 bf16 or 32 f32 columns.
+  const int64_t chunk = getF32() ? 32 : 64;
+  if (getSwizzle() != 0 && (getSwizzle() != 128 || bn % chunk != 0))
     return emitOpError() << "swizzle must be 0, or 128 with block_n a "
-                            "multiple of 64, got swizzle = "
-                         << getSwizzle() << " with block_n = " << bn;
+                            "multiple of "
+                         << chunk << ", got swizzle = " << getSwizzle()
+                         << " with block_n = " << bn;
+  if (getReduceAdd() && !getF32())
+    return emitOpError() << "reduce_add needs an f32 output (f32)";
+  return success();
+}
+
+LogicalResult PromoteColsOp::verify() {
+  Type t = getTotal().getType();
+  auto s = cast<LLVM::LLVMStructType>(t);
+  int64_t fields = s.getBody().size();
+  if (fields % 4 != 0 || !isF32Fragment(t, fields))
+    return emitOpError() << "total must be an f32 wgmma fragment (a multiple "
+                            "of 4 f32), got "
+                         << t;
+  if (static_cast<int64_t>(getSb().size()) != fields / 4)
+    return emitOpError() << "needs one B-scale pair per 8-column group: "
+                         << fields / 4 << " for " << t << ", got "
+                         << getSb().size();
   return success();
 }

@@ -63,7 +63,7 @@ struct ConfigReportPass
          << " smem=" << ::dgemm::smemBytes(c, p) << "/" << t.smemPerBlock
          << " regs="
          << ::dgemm::consumerRegistersNeeded(c.blockM, c.blockN,
-                                             c.mathWarpgroups)
+                                             c.mathWarpgroups, p.bScale)
          << "/" << ::dgemm::consumerRegisterBudget(c.mathWarpgroups) << "\n";
     });
     markAllAnalysesPreserved();

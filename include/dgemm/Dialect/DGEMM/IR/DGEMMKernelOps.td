@@ -93,9 +93,32 @@ def DGEMM_PromoteOp : DGEMM_KernelOp<"promote",
   let hasVerifier = 1;
 }
 
+def DGEMM_PromoteColsOp : DGEMM_KernelOp<"promote_cols",
+    [Pure, AllTypesMatch<["total", "acc", "result"]>]> {
+  let summary = "total += acc * scale_a[row] * scale_b[column] (1x128 B scales)";
+  let description = [{
+    Two-level accumulation for the weight-gradient recipe, where B has one
+    scale per row of B (per output column) per 128 K-values: adds the K
+    block's partial sums `acc` (an m64nN f32 wgmma fragment) to `total`,
+    register (row, column) scaled by `sa0` (row r0) or `sa1` (row r0 + 8)
+    times the column's B scale. `sb` holds the thread's B-scale pairs, one
+    `vector<2xf32>` per 8-column group j: the scales of columns 8j + 2q and
+    8j + 2q + 1, q = lane % 4 (the fragment's columns, HOPPER-FACTS §2); the
+    kernel loads them from the stage before releasing it.
+  }];
+  let arguments = (ins LLVM_AnyStruct:$total, LLVM_AnyStruct:$acc, F32:$sa0,
+                       F32:$sa1, Variadic<VectorOfLengthAndType<[2], [F32]>>:$sb);
+  let results = (outs LLVM_AnyStruct:$result);
+  let assemblyFormat = [{
+    $total `,` $acc `scales` `(` $sa0 `,` $sa1 `)` `columns` `(` $sb `:`
+    type($sb) `)` attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store",
     [AttrSizedOperandSegments]> {
-  let summary = "bf16 output tile: registers -> shared memory -> TMA store";
+  let summary = "output tile: registers -> shared memory -> TMA store (or reduce-add)";
   let description = [{
     The consumer warpgroups wait (thread 0, then named barrier 1) until the
     previous tile's store has read the `block_m` x `block_n` staging tile at
@@ -122,7 +145,8 @@ def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store",
                        Optional<I32>:$group, I32:$tid,
                        I32Attr:$block_m, I32Attr:$block_n,
                        I32Attr:$consumers,
-                       DefaultValuedAttr<I32Attr, "0">:$swizzle);
+                       DefaultValuedAttr<I32Attr, "0">:$swizzle,
+                       UnitAttr:$f32, UnitAttr:$reduce_add);
   let assemblyFormat = [{
     `(` $totals `)` `,` $staging `,` $d_map `[` $n0 `,` $m0 (`,` $group^)? `]` `tid` $tid attr-dict
     `:` `(` type($totals) `)` `,` type($d_map)

@@ -1,0 +1,125 @@
+#===- wgrad.py - the weight-gradient GEMM (f32 output, accumulated) ------===#
+"""DeepGEMM's ``wgrad_gemm_fp8_fp8_fp32_nt``: out (f32) += A · Bᵀ with 1x128
+scales for both operands, one launch of dgemm's weight-gradient kernel
+(``dgemm.gemm`` with ``#dgemm.recipe<a = 1x128, b = 1x128>`` and f32 D
+accumulated in place: each tile is added into D by a TMA reduce-add).
+
+Operands are checked here before any GPU work (DgemmArgumentError naming
+the operand and the rule); the C API checks them again.
+"""
+from . import _lib
+from .gemm import (_F8, _Launch, _Op, _fail, _is_torch, _readable, _run, _sfa_is_tma_ready,
+                   _sfa_op, _want, _want_row_major)
+from .jit import log_once
+from .utils import get_col_major_tma_aligned_tensor, get_tma_aligned_size
+
+
+class _WgradArgs:
+    """Validated operands (A, A scales, B, B scales, D) and their C structs;
+    scale layout copies (torch tensors only) are kept alive by this object."""
+
+    def __init__(self, fn, lhs, rhs, out):
+        try:
+            a, sfa = lhs
+            b, sfb = rhs
+        except (TypeError, ValueError):
+            _fail(fn, "lhs and rhs must be (fp8 tensor, scale tensor) pairs")
+        A, SA = _Op(a, "lhs[0] (A)"), _sfa_op(sfa, "lhs[1] (A scales)")
+        B, SB = _Op(b, "rhs[0] (B)"), _sfa_op(sfb, "rhs[1] (B scales)")
+        D = _Op(out, "out (D)")
+        _want(fn, A, _F8, 2)
+        _want(fn, B, _F8, 2)
+        _want(fn, SA, ("float32",), 2)
+        _want(fn, SB, ("float32",), 2)
+        _want(fn, D, ("float32",), 2)
+        (m, k), (n, kb_) = A.shape, B.shape
+        if k != kb_:
+            _fail(fn, "K differs: A is [M, K] = %s but B is [N, K] = %s",
+                  list(A.shape), list(B.shape))
+        if D.shape != (m, n):
+            _fail(fn, "out must be [M, N] = [%d, %d], got %s", m, n, list(D.shape))
+        if k < 0 or k % 128 != 0:
+            _fail(fn, "K = %d must be a multiple of 128", k)
+        if n <= 0 or n % 8 != 0:
+            _fail(fn, "N = %d must be a positive multiple of 8", n)
+        kb = k // 128
+        if SA.shape != (m, kb):
+            _fail(fn, "A scales must be [M, K/128] = [%d, %d] (one per row per 128 "
+                  "K-values), got %s", m, kb, list(SA.shape))
+        if SB.shape != (n, kb):
+            _fail(fn, "B scales must be [N, K/128] = [%d, %d] (one per row of B per 128 "
+                  "K-values: the 1x128 recipe), got %s", n, kb, list(SB.shape))
+        for t in (A, B, D):
+            if t.shape[0] and t.shape[1]:
+                _want_row_major(fn, t, 4 if t is D else 1)
+        for t in (A, SA, B, SB, D):
+            if getattr(t.obj, "is_cuda", True) is False:
+                _fail(fn, "%s is on %s; all operands must be CUDA tensors",
+                      t.what, getattr(t.obj, "device", "the host"))
+        devs = [getattr(t.obj, "device", None) for t in (A, SA, B, SB, D)]
+        if all(dv is not None for dv in devs) and len({str(dv) for dv in devs}) != 1:
+            _fail(fn, "operands are on different devices: %s", [str(dv) for dv in devs])
+
+        # Both scale tensors are read MN-major and TMA-aligned, as DeepGEMM's
+        # wgrad reads them; torch tensors in another layout are copied.
+        self.copied = False
+        fixed = []
+        for op, orig, rows in ((SA, sfa, "M"), (SB, sfb, "N")):
+            if not _sfa_is_tma_ready(op):
+                if not _is_torch(orig):
+                    _fail(fn, "%s must be MN-major with strides (1, S), S >= %s, S %% 4 == 0 "
+                          "(get_col_major_tma_aligned_tensor makes that layout; only torch "
+                          "tensors are converted automatically), got strides %s",
+                          op.what, rows, op.strides)
+                log_once("wgrad-scale-copy", "%s: %s with strides %s are copied into the "
+                         "TMA-aligned MN-major layout (strides (1, %d)) on every call; convert "
+                         "them once with get_col_major_tma_aligned_tensor (logged once)"
+                         % (fn, op.what, op.strides, get_tma_aligned_size(op.shape[0], 4)))
+                op = _sfa_op(get_col_major_tma_aligned_tensor(orig), op.what)
+                self.copied = True
+            fixed.append(op)
+        SA, SB = fixed
+        for t in (A, SA, B, SB, D):
+            if t.ptr % 16 != 0 and t.shape[0] and t.shape[1]:
+                _fail(fn, "%s data address 0x%x is not 16-byte aligned (TMA needs it)",
+                      t.what, t.ptr)
+        self.m, self.n, self.k = m, n, k
+        self.ops = (A, SA, B, SB, D)
+        self.launch = _Launch(m if k else 0, tuple(t.tensor() for t in self.ops),
+                              out.device.index if _is_torch(out) else None)
+
+
+def wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, out, *, stream=None) -> None:
+    """Weight-gradient GEMM, accumulated in place (DeepGEMM's
+    ``wgrad_gemm_fp8_fp8_fp32_nt``)::
+
+        out[i, j] += Σ_k A[i, k]·sfa[i, k // 128] · B[j, k]·sfb[j, k // 128]
+
+    Arguments:
+        lhs: ``(A, sfa)``. ``A`` [M, K] ``torch.float8_e4m3fn``, row-major
+            (rows a multiple of 16 bytes apart). ``sfa`` [M, K/128]
+            ``torch.float32``, one scale per row per 128 K-values, read
+            MN-major (strides ``(1, S)``, ``S >= M``, ``S % 4 == 0``:
+            ``get_col_major_tma_aligned_tensor``); torch tensors in another
+            layout are copied into it on each call.
+        rhs: ``(B, sfb)``. ``B`` [N, K] ``torch.float8_e4m3fn``, row-major.
+            ``sfb`` [N, K/128] ``torch.float32``, one scale per row of B per
+            128 K-values (the 1x128 recipe), MN-major like ``sfa``.
+        out: ``D`` [M, N] ``torch.float32``, row-major (row stride a multiple
+            of 4 elements); the product is added to it (a TMA reduce-add per
+            tile: D must not be read or written by other work meanwhile).
+        stream: a ``CUstream`` handle (int); default: PyTorch's current
+            stream of ``out``'s device.
+
+    Rules: K a multiple of 128 (K = 0 and M = 0 leave out unchanged); N a
+    positive multiple of 8; 16-byte aligned addresses; one CUDA device.
+    Violations raise :class:`DgemmArgumentError` before any GPU work.
+    """
+    fn = "wgrad_gemm_fp8_fp8_fp32_nt"
+    lhs, rhs, out = _readable(lhs, rhs, out, stream)
+    args = _WgradArgs(fn, lhs, rhs, out)
+    if args.launch.m == 0:
+        return
+    lib = _lib.load()
+    _run(args.launch, lib.dgemm_wgrad_gemm_fp8_fp32_nt, fn, lib, stream)
+    del args  # layout copies live until the launch is queued
