@@ -12,9 +12,12 @@ raises NotImplementedError saying so, rather than computing something else
 Operands are checked here before any GPU work (DgemmArgumentError naming
 the operand and the rule); the C API checks strides and alignment again.
 """
+import ctypes
+
 from . import _lib
 from ._lib import DgemmArgumentError
-from .gemm import _Op, _fail, _is_torch, _Launch, _sfa_op, _want
+from .gemm import (_CACHE_MAX, _Launch, _Op, _all_cuda, _fail, _fast, _go, _is_torch,
+                   _sfa_op, _want)
 from .utils import ceil_div, get_col_major_tma_aligned_tensor, is_col_major_tma_aligned
 
 _F8 = ("float8_e4m3fn",)
@@ -100,8 +103,7 @@ class _GroupedArgs:
             self.copied = True
         self.m, self.n, self.k, self.g = m, n, k, g
         self.ops = (A, SA, B, SB, G, D)
-        self.launch = _Launch(m, tuple(t.tensor() for t in self.ops),
-                              out.device.index if _is_torch(out) else None)
+        self.launch = _Launch(m, self.ops, out)
 
 
 def _is_dense(op):
@@ -113,23 +115,42 @@ def _is_dense(op):
     return True
 
 
-def _run(fn, c_name, args, stream, *extra):
-    launch = args.launch
-    if launch.m == 0:
-        return
-    lib = _lib.load()
-    r = launch.refs
-    s = launch.stream(stream)
-    c_fn = getattr(lib, c_name)
-    call_args = r[:5] + tuple(extra) + (r[5], s)
-    guard = launch.device_guard()
-    if guard is None:
-        status = c_fn(*call_args)
-    else:
-        with guard:
-            status = c_fn(*call_args)
-    if status:
-        _lib.check(status, fn, lib)
+# Validated launches of the m-grouped GEMMs, one table per layout, keyed as
+# the normal GEMM's (gemm._launch_cache): data pointer, shape, strides,
+# dtype and device of the six operands. expected_m is not in the key (it is
+# checked and passed per call). Launches that needed a scale copy are not
+# cached.
+_contiguous_cache = {}
+_masked_cache = {}
+
+
+def _key(lhs, rhs, out, groups):
+    """The cache key (what the warm paths build inline), or None."""
+    try:
+        a, sfa = lhs
+        b, sfb = rhs
+        key = (a.data_ptr(), a.shape, a.stride(), a.dtype, a.device,
+               sfa.data_ptr(), sfa.shape, sfa.stride(), sfa.dtype, sfa.device,
+               b.data_ptr(), b.shape, b.stride(), b.dtype, b.device,
+               sfb.data_ptr(), sfb.shape, sfb.stride(), sfb.dtype, sfb.device,
+               groups.data_ptr(), groups.shape, groups.stride(), groups.dtype, groups.device,
+               out.data_ptr(), out.shape, out.stride(), out.dtype, out.device)
+        hash(key)
+        return key
+    except Exception:  # noqa: BLE001 - not tensors, or an unhashable attribute
+        return None
+
+
+def _full(fn, cache, lhs, rhs, out, groups, masked):
+    """Every rule checked; the launch cached when no scale needed a copy.
+    Returns (launch, args): args keeps any copies alive until the call."""
+    args = _GroupedArgs(fn, lhs, rhs, out, groups, masked)
+    key = _key(lhs, rhs, out, groups) if not args.copied else None
+    if key is not None:
+        if len(cache) >= _CACHE_MAX:
+            cache.clear()
+        cache[key] = args.launch
+    return args.launch, args
 
 
 def m_grouped_gemm_fp8_fp8_bf16_nt_contiguous(lhs, rhs, out, m_indices, *, stream=None):
@@ -158,9 +179,27 @@ def m_grouped_gemm_fp8_fp8_bf16_nt_contiguous(lhs, rhs, out, m_indices, *, strea
     K a positive multiple of 128, N a positive multiple of 8, 16-byte
     aligned base addresses. Asynchronous on ``stream`` (default: PyTorch's
     current stream)."""
-    fn = "m_grouped_gemm_fp8_fp8_bf16_nt_contiguous"
-    args = _GroupedArgs(fn, lhs, rhs, out, m_indices, masked=False)
-    _run(fn, "dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous", args, stream)
+    try:  # warm path, as gemm_fp8_fp8_bf16_nt's
+        a, sfa = lhs
+        b, sfb = rhs
+        g = m_indices
+        launch = _contiguous_cache[
+            a.data_ptr(), a.shape, a.stride(), a.dtype, a.device,
+            sfa.data_ptr(), sfa.shape, sfa.stride(), sfa.dtype, sfa.device,
+            b.data_ptr(), b.shape, b.stride(), b.dtype, b.device,
+            sfb.data_ptr(), sfb.shape, sfb.stride(), sfb.dtype, sfb.device,
+            g.data_ptr(), g.shape, g.stride(), g.dtype, g.device,
+            out.data_ptr(), out.shape, out.stride(), out.dtype, out.device]
+        keep = None
+    except Exception:  # noqa: BLE001 - a miss, or not tensors
+        launch = None
+    if launch is None or (launch.duck and not _all_cuda(a, sfa, b, sfb, g, out)):
+        launch, keep = _full("m_grouped_gemm_fp8_fp8_bf16_nt_contiguous", _contiguous_cache,
+                             lhs, rhs, out, m_indices, False)
+    if launch.m:
+        _go(launch, (_lib._fast or _fast()).m_grouped_gemm_fp8_bf16_nt_contiguous,
+            "m_grouped_gemm_fp8_fp8_bf16_nt_contiguous", stream, launch.refs)
+    del keep
 
 
 def m_grouped_gemm_fp8_fp8_bf16_nt_masked(lhs, rhs, out, masked_m, expected_m, *, stream=None):
@@ -185,14 +224,35 @@ def m_grouped_gemm_fp8_fp8_bf16_nt_masked(lhs, rhs, out, masked_m, expected_m, *
     are not computed. The launch does not depend on ``masked_m``'s values,
     so a CUDA graph captured once can be replayed with new counts."""
     fn = "m_grouped_gemm_fp8_fp8_bf16_nt_masked"
-    try:
-        expected_m = int(expected_m)
-    except (TypeError, ValueError):
-        raise DgemmArgumentError("%s: expected_m must be an int, got %r" % (fn, expected_m)) from None
+    if type(expected_m) is not int:
+        try:
+            expected_m = int(expected_m)
+        except (TypeError, ValueError):
+            raise DgemmArgumentError("%s: expected_m must be an int, got %r"
+                                     % (fn, expected_m)) from None
     if expected_m < 1:
         raise DgemmArgumentError("%s: expected_m must be >= 1, got %d" % (fn, expected_m))
-    args = _GroupedArgs(fn, lhs, rhs, out, masked_m, masked=True)
-    _run(fn, "dgemm_m_grouped_gemm_fp8_bf16_nt_masked", args, stream, expected_m)
+    try:  # warm path, as gemm_fp8_fp8_bf16_nt's
+        a, sfa = lhs
+        b, sfb = rhs
+        g = masked_m
+        launch = _masked_cache[
+            a.data_ptr(), a.shape, a.stride(), a.dtype, a.device,
+            sfa.data_ptr(), sfa.shape, sfa.stride(), sfa.dtype, sfa.device,
+            b.data_ptr(), b.shape, b.stride(), b.dtype, b.device,
+            sfb.data_ptr(), sfb.shape, sfb.stride(), sfb.dtype, sfb.device,
+            g.data_ptr(), g.shape, g.stride(), g.dtype, g.device,
+            out.data_ptr(), out.shape, out.stride(), out.dtype, out.device]
+        keep = None
+    except Exception:  # noqa: BLE001 - a miss, or not tensors
+        launch = None
+    if launch is None or (launch.duck and not _all_cuda(a, sfa, b, sfb, g, out)):
+        launch, keep = _full(fn, _masked_cache, lhs, rhs, out, masked_m, True)
+    if launch.m:
+        r = launch.refs
+        _go(launch, (_lib._fast or _fast()).m_grouped_gemm_fp8_bf16_nt_masked, fn, stream,
+            (r[0], r[1], r[2], r[3], r[4], ctypes.c_int64(expected_m), r[5]))
+    del keep
 
 
 def launch_grouped_kernel_ir(kernel_ir, lhs, rhs, out, groups, *, stream=None) -> None:
@@ -215,12 +275,7 @@ def launch_grouped_kernel_ir(kernel_ir, lhs, rhs, out, groups, *, stream=None) -
     launch = args.launch
     if launch.m == 0:
         return
-    lib = _lib.load()
-    r = launch.refs
-    status = lib.dgemm_launch_grouped_kernel_ir(kernel_ir.encode(), r[0], r[1], r[2], r[3],
-                                                r[4], r[5], launch.stream(stream))
-    if status:
-        _lib.check(status, fn, lib)
+    _go(launch, _fast().launch_grouped_kernel_ir, fn, stream, (kernel_ir.encode(),) + launch.refs)
 
 
 def k_grouped_wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, out, ks, ks_tensor=None):
