@@ -144,7 +144,7 @@ API = {
 # stream, c_int64 for int64_t, bytes for const char *.
 FAST = ("dgemm_gemm_fp8_bf16_nt", "dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous",
         "dgemm_m_grouped_gemm_fp8_bf16_nt_masked", "dgemm_launch_kernel_ir",
-        "dgemm_launch_grouped_kernel_ir")
+        "dgemm_launch_grouped_kernel_ir", "dgemm_wgrad_gemm_fp8_fp32_nt")
 
 
 class Fast:

@@ -7,9 +7,8 @@ accumulated in place: each tile is added into D by a TMA reduce-add).
 Operands are checked here before any GPU work (DgemmArgumentError naming
 the operand and the rule); the C API checks them again.
 """
-from . import _lib
-from .gemm import (_F8, _Launch, _Op, _fail, _is_torch, _readable, _run, _sfa_is_tma_ready,
-                   _sfa_op, _want, _want_row_major)
+from .gemm import (_F8, _Launch, _Op, _fail, _fast, _go, _is_torch, _readable,
+                   _sfa_is_tma_ready, _sfa_op, _want, _want_row_major)
 from .jit import log_once
 from .utils import get_col_major_tma_aligned_tensor, get_tma_aligned_size
 
@@ -85,8 +84,7 @@ class _WgradArgs:
                       t.what, t.ptr)
         self.m, self.n, self.k = m, n, k
         self.ops = (A, SA, B, SB, D)
-        self.launch = _Launch(m if k else 0, tuple(t.tensor() for t in self.ops),
-                              out.device.index if _is_torch(out) else None)
+        self.launch = _Launch(m if k else 0, self.ops, out)
 
 
 def wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, out, *, stream=None) -> None:
@@ -120,6 +118,5 @@ def wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, out, *, stream=None) -> None:
     args = _WgradArgs(fn, lhs, rhs, out)
     if args.launch.m == 0:
         return
-    lib = _lib.load()
-    _run(args.launch, lib.dgemm_wgrad_gemm_fp8_fp32_nt, fn, lib, stream)
+    _go(args.launch, _fast().wgrad_gemm_fp8_fp32_nt, fn, stream, args.launch.refs)
     del args  # layout copies live until the launch is queued
