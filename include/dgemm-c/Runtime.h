@@ -150,6 +150,15 @@ dgemm_status dgemm_launch_kernel_ir(const char *kernel_ir,
                                     const dgemm_tensor *b_scale,
                                     const dgemm_tensor *d, void *stream);
 
+/* The same round trip for the kernel IR of a weight-gradient GEMM (what the
+ * lowering writes for dgemm.gemm with 1x128 B scales and an f32 D
+ * accumulated in place): operands checked as for
+ * dgemm_wgrad_gemm_fp8_fp32_nt; D += A * B^T. */
+dgemm_status dgemm_launch_wgrad_kernel_ir(
+    const char *kernel_ir, const dgemm_tensor *a, const dgemm_tensor *a_scale,
+    const dgemm_tensor *b, const dgemm_tensor *b_scale, const dgemm_tensor *d,
+    void *stream);
+
 /* The same round trip for an m-grouped kernel's IR (what the lowering writes
  * for dgemm.grouped_gemm): compiled first, then the operands are checked as
  * for dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous or _masked, whichever

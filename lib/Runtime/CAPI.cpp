@@ -314,6 +314,18 @@ LaunchRequest normalRequest(const GemmOperands &ops, const GemmShape &shape) {
   return r;
 }
 
+/// The launch of a weight-gradient GEMM (`wgrad`: operands A, A scales, B,
+/// B scales, C = D, D), else of a normal one.
+LaunchRequest wgradRequest(const GemmOperands &ops, const GemmShape &shape,
+                           bool wgrad) {
+  LaunchRequest r = normalRequest(ops, shape);
+  if (wgrad) {
+    r.operands = {ops.a, ops.aScale, ops.b, ops.bScale, ops.d, ops.d};
+    r.layout = kLayoutWgrad;
+  }
+  return r;
+}
+
 /// Validates the operands into `shape` and, unless M = 0 (nothing to
 /// launch: success with `session` left closed), opens `session`.
 Status validateAndOpen(const GemmOperands &ops, GemmShape &shape,
@@ -356,9 +368,7 @@ Status wgradGemm(const GemmOperands &ops, void *stream) {
   DeviceSession session;
   if (!(s = session.open()).ok())
     return s;
-  LaunchRequest r = normalRequest(ops, shape);
-  r.operands = {ops.a, ops.aScale, ops.b, ops.bScale, ops.d, ops.d};
-  r.layout = kLayoutWgrad;
+  LaunchRequest r = wgradRequest(ops, shape, true);
   PlanKey key = planKey(session, kLayoutWgrad, shape.m, shape.n, shape.k, 1,
                         0);
   return plannedLaunch(
@@ -383,14 +393,20 @@ Status wgradGemm(const GemmOperands &ops, void *stream) {
       stream);
 }
 
+/// Kernel IR of a normal GEMM, or (`wgrad`) of the weight-gradient one: the
+/// operands are checked as the C API function of that GEMM checks them, and
+/// the kernel's contract must say it computes that GEMM.
 Status launchKernelIR(const char *kernelIR, const GemmOperands &ops,
-                      void *stream) {
+                      bool wgrad, void *stream) {
   if (!kernelIR)
     return Status::invalidArgument("kernel_ir is NULL");
   GemmShape shape;
   DeviceSession session;
-  Status s = validateAndOpen(ops, shape, session);
-  if (!s.ok() || shape.m == 0)
+  Status s = wgrad ? validateWgradFp8Fp32Nt(ops, shape)
+                   : validateGemmFp8Bf16Nt(ops, shape);
+  if (!s.ok() || shape.m == 0 || shape.k == 0)
+    return s;
+  if (!(s = session.open()).ok())
     return s;
   std::string_view text(kernelIR);
   std::string key =
@@ -412,7 +428,7 @@ Status launchKernelIR(const char *kernelIR, const GemmOperands &ops,
               std::chrono::duration<double, std::milli>(
                   std::chrono::steady_clock::now() - start)
                   .count());
-  return launch(session, kernel, normalRequest(ops, shape), stream);
+  return launch(session, kernel, wgradRequest(ops, shape, wgrad), stream);
 }
 
 /// The launch of an m-grouped kernel with block M `blockM`. Masked: the
@@ -673,7 +689,15 @@ dgemm_status dgemm_launch_kernel_ir(const char *kernel_ir,
                                     const dgemm_tensor *b_scale,
                                     const dgemm_tensor *d, void *stream) {
   GemmOperands ops{a, a_scale, b, b_scale, d};
-  return finish(launchKernelIR(kernel_ir, ops, stream));
+  return finish(launchKernelIR(kernel_ir, ops, /*wgrad=*/false, stream));
+}
+
+dgemm_status dgemm_launch_wgrad_kernel_ir(
+    const char *kernel_ir, const dgemm_tensor *a, const dgemm_tensor *a_scale,
+    const dgemm_tensor *b, const dgemm_tensor *b_scale, const dgemm_tensor *d,
+    void *stream) {
+  GemmOperands ops{a, a_scale, b, b_scale, d};
+  return finish(launchKernelIR(kernel_ir, ops, /*wgrad=*/true, stream));
 }
 
 dgemm_status dgemm_launch_grouped_kernel_ir(

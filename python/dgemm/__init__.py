@@ -18,7 +18,7 @@ from .jit import jit_settings
 from .grouped import (k_grouped_wgrad_gemm_fp8_fp8_fp32_nt, launch_grouped_kernel_ir,
                       m_grouped_gemm_fp8_fp8_bf16_nt_contiguous,
                       m_grouped_gemm_fp8_fp8_bf16_nt_masked)
-from .wgrad import wgrad_gemm_fp8_fp8_fp32_nt
+from .wgrad import launch_wgrad_kernel_ir, wgrad_gemm_fp8_fp8_fp32_nt
 from .utils import (align, bench, calc_diff, ceil_div, get_col_major_tma_aligned_tensor,
                     get_tma_aligned_size, per_block_cast_back, per_block_cast_to_fp8,
                     per_token_cast_back, per_token_cast_to_fp8)
@@ -28,7 +28,7 @@ __version__ = "0.1.0"
 __all__ = [
     "DgemmError", "DgemmArgumentError", "library_path",
     "gemm_fp8_fp8_bf16_nt", "bind_gemm_fp8_fp8_bf16_nt", "launch_kernel_ir",
-    "launch_grouped_kernel_ir",
+    "launch_grouped_kernel_ir", "launch_wgrad_kernel_ir",
     "config", "prepare", "compile_to_ptx", "jit_settings",
     "set_num_sms", "get_num_sms", "get_m_alignment_for_contiguous_layout",
     "m_grouped_gemm_fp8_fp8_bf16_nt_contiguous", "m_grouped_gemm_fp8_fp8_bf16_nt_masked",

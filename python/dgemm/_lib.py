@@ -127,6 +127,8 @@ API = {
                                           ctypes.POINTER(ctypes.c_char), _c_int64]),
     "dgemm_launch_kernel_ir": (ctypes.c_int, [ctypes.c_char_p, _TP, _TP, _TP, _TP, _TP,
                                               ctypes.c_void_p]),
+    "dgemm_launch_wgrad_kernel_ir": (ctypes.c_int, [ctypes.c_char_p, _TP, _TP, _TP, _TP, _TP,
+                                                    ctypes.c_void_p]),
     "dgemm_launch_grouped_kernel_ir": (ctypes.c_int, [ctypes.c_char_p, _TP, _TP, _TP, _TP, _TP,
                                                       _TP, ctypes.c_void_p]),
     "dgemm_compile_to_ptx": (ctypes.c_int, [ctypes.c_char_p,
@@ -144,7 +146,8 @@ API = {
 # stream, c_int64 for int64_t, bytes for const char *.
 FAST = ("dgemm_gemm_fp8_bf16_nt", "dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous",
         "dgemm_m_grouped_gemm_fp8_bf16_nt_masked", "dgemm_launch_kernel_ir",
-        "dgemm_launch_grouped_kernel_ir", "dgemm_wgrad_gemm_fp8_fp32_nt")
+        "dgemm_launch_grouped_kernel_ir", "dgemm_wgrad_gemm_fp8_fp32_nt",
+        "dgemm_launch_wgrad_kernel_ir")
 
 
 class Fast:

@@ -120,3 +120,22 @@ def wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, out, *, stream=None) -> None:
         return
     _go(args.launch, _fast().wgrad_gemm_fp8_fp32_nt, fn, stream, args.launch.refs)
     del args  # layout copies live until the launch is queued
+
+
+def launch_wgrad_kernel_ir(kernel_ir, lhs, rhs, out, *, stream=None) -> None:
+    """Compiles the kernel IR of a weight-gradient GEMM (what ``dgemm-opt
+    --dgemm-to-kernel`` prints for ``dgemm.gemm`` with
+    ``#dgemm.recipe<a = 1x128, b = 1x128>`` and ``acc(%d) outs(%d)`` on an f32
+    D, possibly edited) with the rest of the pipeline and launches it on
+    operands that follow :func:`wgrad_gemm_fp8_fp8_fp32_nt`'s rules: out +=
+    A · Bᵀ. A kernel whose contract computes another GEMM is refused."""
+    fn = "launch_wgrad_kernel_ir"
+    if not isinstance(kernel_ir, str):
+        _fail(fn, "kernel_ir must be a str, got %s", type(kernel_ir).__name__)
+    lhs, rhs, out = _readable(lhs, rhs, out, stream)
+    args = _WgradArgs(fn, lhs, rhs, out)
+    if args.launch.m == 0:
+        return
+    _go(args.launch, _fast().launch_wgrad_kernel_ir, fn, stream,
+        (kernel_ir.encode(),) + tuple(args.launch.refs))
+    del args

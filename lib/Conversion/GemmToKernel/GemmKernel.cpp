@@ -451,13 +451,14 @@ private:
         NVVM::WgmmaWaitGroupSyncOp::create(
             b, loc, b.getI64IntegerAttr(parts - 1 - p));
         if (l.perRowB) {
-          // One part (KernelLayout): the columns' B scales come out of the
-          // stage before it is released.
-          SmallVector<Value> pairs = loadColumnScales(s, lane);
-          releaseStage(s, lane);
+          // The part's columns' B scales come out of the stage before the
+          // last part releases it.
+          SmallVector<Value> pairs = loadColumnScales(s, lane, p * partN, partN);
+          if (p == parts - 1)
+            releaseStage(s, lane);
           results.push_back(PromoteColsOp::create(
-              b, loc, fragment, kLoop.getRegionIterArgs()[1], accs[0], sa0,
-              sa1, pairs));
+              b, loc, fragment, kLoop.getRegionIterArgs()[1 + p], accs[p],
+              sa0, sa1, pairs));
           continue;
         }
         if (p == parts - 1) {
@@ -538,14 +539,17 @@ private:
         b.getI32IntegerAttr(l.consumers));
   }
 
-  /// 1x128 recipe: the thread's B-scale pairs of stage s, one per 8-column
-  /// group j: columns 8j + 2q and 8j + 2q + 1 (q = lane % 4).
-  SmallVector<Value> loadColumnScales(Value s, Value lane) {
+  /// 1x128 recipe: the thread's B-scale pairs of stage s for the `cols`
+  /// columns from `first`, one per 8-column group j: columns first + 8j + 2q
+  /// and first + 8j + 2q + 1 (q = lane % 4).
+  SmallVector<Value> loadColumnScales(Value s, Value lane, int64_t first,
+                                      int64_t cols) {
     auto v2f32 = VectorType::get({2}, k.f32);
-    Value base = k.elementAt(stageBuffer(l.sfbOff, l.sfbStageBytes, s),
-                             k.mul(k.remu(lane, k.c32(4)), k.c32(2)), 4);
+    Value base = k.elementAt(
+        stageBuffer(l.sfbOff + 4 * first, l.sfbStageBytes, s),
+        k.mul(k.remu(lane, k.c32(4)), k.c32(2)), 4);
     SmallVector<Value> pairs;
-    for (int64_t j = 0; j < l.blockN / 8; ++j)
+    for (int64_t j = 0; j < cols / 8; ++j)
       pairs.push_back(LLVM::LoadOp::create(b, loc, v2f32,
                                            k.byteAt(base, 32 * j),
                                            /*alignment=*/8));

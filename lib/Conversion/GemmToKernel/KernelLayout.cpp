@@ -51,10 +51,6 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c,
   else
     l.dSwizzle = c.blockN % 64 == 0 && k <= 4096 ? 128 : 0;
   l.nParts = 1;
-  // Per-column B scales are read from the stage before it is released, after
-  // the last part's wait: one chain.
-  if (l.perRowB)
-    maxParts = 1;
   for (int64_t parts = std::max<int64_t>(maxParts, 1); parts > 1; --parts)
     if (c.blockN % (8 * parts) == 0 && c.blockN / parts >= 32) {
       l.nParts = parts;
