@@ -53,7 +53,7 @@ def variants(m, n, k):
     for parts in (1, 2):
         out["selected %s parts=%d" % (cfg, parts)] = run_opt(
             selected, "--dgemm-lower-to-kernel=wgmma-parts=%d" % parts)
-    for bm, bn, st in ((128, 144, 4), (128, 96, 6), (64, 128, 8)):
+    for bm, bn, st in ((128, 144, 4), (128, 96, 6), (64, 128, 7)):
         c = re.sub(r"block_m = \d+", "block_m = %d" % bm, cfg)
         c = re.sub(r"block_n = \d+", "block_n = %d" % bn, c)
         c = re.sub(r"stages = \d+", "stages = %d" % st, c)
