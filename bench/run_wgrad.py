@@ -23,7 +23,15 @@ torch._scaled_mm blockwise (1x128 A, 128x128 B, bf16 out; cuBLASLt), and
 torch._scaled_mm with 1x128 scales on both operands where this torch
 accepts it (else recorded as unavailable).
 
-Output: JSON lines (``meta``, one ``wgrad`` record per case, ``summary``).
+k-grouped (``k_grouped_wgrad_gemm_fp8_fp8_fp32_nt``): weight shapes with 4
+and 8 experts of about 4096 tokens each (4096 x U(0.7, 1.3), multiples of
+128), and random small cases with empty groups (which must stay bit-for-bit
+unchanged), one-block groups and single groups; each group checked against
+its own float64 reference; timed beside dgemm's normal weight-gradient GEMM
+on the same total work (K = sum(k_g)). TFLOPS = 2 * M * N * sum(k_g) / time.
+
+Output: JSON lines (``meta``, one ``wgrad`` or ``k_grouped`` record per case,
+``summary``).
 Exit status 0 when every check passed.
 """
 import argparse
@@ -139,6 +147,83 @@ def time_case(torch, dgemm, timer, m, n, k, inp, rec):
         rec["torch_1x128_both"] = dict(error=str(e).splitlines()[0][:200])
 
 
+def make_kgrouped_inputs(torch, dgemm, m, n, ks, seed):
+    """Flat A [M * sum(ks)] and B [N * sum(ks)] (the per-group K-major
+    blocks one after another), scales [sum(ks)/128, M] and [.., N], D0
+    [G, M, N]; and the per-group dequantized operands for the reference."""
+    g = torch.Generator(device=RB.DEVICE)
+    g.manual_seed(seed)
+    parts = {"a": [], "sa": [], "b": [], "sb": []}
+    deq = []
+    for kg in ks:
+        pair = []
+        for name, rows in (("a", m), ("b", n)):
+            if kg == 0:
+                pair.append(None)
+                continue
+            e = RB.scale_exponents(torch, g, rows, kg // 128, RB.DEVICE)
+            x = torch.randn((rows, kg), generator=g, device=RB.DEVICE)
+            x *= torch.exp2(e).repeat_interleave(128, dim=1)
+            x8, sx = dgemm.per_token_cast_to_fp8(x)
+            parts[name].append(x8.flatten())
+            parts["s" + name].append(sx.t())
+            pair.append(dgemm.per_token_cast_back(x8, sx, dtype=torch.float64))
+        deq.append(pair)
+    cat = lambda xs, shape, dt: torch.cat(xs) if xs else torch.empty(shape, dtype=dt,
+                                                                   device=RB.DEVICE)
+    inp = dict(a=cat(parts["a"], (0,), torch.float8_e4m3fn),
+               b=cat(parts["b"], (0,), torch.float8_e4m3fn),
+               sa=cat(parts["sa"], (0, m), torch.float32).contiguous(),
+               sb=cat(parts["sb"], (0, n), torch.float32).contiguous(),
+               d0=torch.randn((len(ks), m, n), generator=g, device=RB.DEVICE))
+    return inp, deq
+
+
+def check_kgrouped(torch, dgemm, m, n, ks, seed):
+    inp, deq = make_kgrouped_inputs(torch, dgemm, m, n, ks, seed)
+    d = inp["d0"].clone()
+    dgemm.k_grouped_wgrad_gemm_fp8_fp8_fp32_nt((inp["a"], inp["sa"]), (inp["b"], inp["sb"]), d, ks)
+    torch.cuda.synchronize()
+    rec = dict(m=m, n=n, ks=list(ks), groups=len(ks), seed=seed, groups_bad=[])
+    ok = True
+    worst = 0.0
+    for i, (pa, pb) in enumerate(deq):
+        if pa is None:
+            same = torch.equal(d[i].view(torch.int32), inp["d0"][i].view(torch.int32))
+            if not same:
+                rec["groups_bad"].append(i)
+            ok = ok and same
+            continue
+        ref = pa @ pb.t()
+        rms = ((pa * pa) @ (pb * pb).t()).sqrt_().float()
+        c = RB.check_output(torch, dgemm, d[i], (inp["d0"][i].double() + ref).float(), rms)
+        worst = max(worst, c["max_tol_ratio"])
+        if not c["ok"]:
+            rec["groups_bad"].append(i)
+            rec.setdefault("first_bad_check", c)
+        ok = ok and c["ok"]
+    rec["max_tol_ratio"] = worst
+    rec["empty_groups_untouched"] = all(i not in rec["groups_bad"]
+                                        for i, (pa, _) in enumerate(deq) if pa is None)
+    rec["ok"] = bool(ok)
+    return rec, inp
+
+
+def time_kgrouped(torch, dgemm, timer, m, n, ks, inp, rec):
+    d = inp["d0"].clone()
+    lhs, rhs = (inp["a"], inp["sa"]), (inp["b"], inp["sb"])
+    total = sum(ks)
+    t = timer.time(lambda: dgemm.k_grouped_wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, d, ks))
+    rec["dgemm"] = dict(t, tflops=RB.tflops(m, n, total, t["us"]))
+    # The normal weight-gradient GEMM on the same total work (K = sum(ks)).
+    w = make_wgrad_inputs(torch, dgemm, m, n, total, seed=rec["seed"])
+    dw = w["d0"]
+    t = timer.time(lambda: dgemm.wgrad_gemm_fp8_fp8_fp32_nt((w["a"], w["sa"]), (w["b"], w["sb"]),
+                                                            dw))
+    rec["wgrad_same_work"] = dict(t, tflops=RB.tflops(m, n, total, t["us"]))
+    del w, dw
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", help="JSON lines file (default: stdout only)")
@@ -177,7 +262,32 @@ def main(argv=None):
         failed += not rec["ok"]
         emit(rec)
         torch.cuda.empty_cache()
-    emit(dict(kind="summary", cases=len(cases) + len(small), failed=failed))
+    # k-grouped: reference weight shapes with G experts of about 4096 tokens
+    # each (sizes 4096 x U(0.7, 1.3), multiples of 128), and random small
+    # cases with empty groups, one-block groups and a single group.
+    kcases = []
+    for (m, n) in ((4096, 7168), (7168, 2048), (2112, 7168)):
+        for g in (4, 8):
+            ks = [128 * max(1, round(4096 * rnd.uniform(0.7, 1.3) / 128)) for _ in range(g)]
+            kcases.append((m, n, ks, True))
+    for _ in range(args.random):
+        g = rnd.randint(1, 8)
+        ks = [128 * rnd.choice([0, 0, 1, rnd.randint(1, 12)]) for _ in range(g)]
+        kcases.append((rnd.randint(1, 300), 8 * rnd.randint(1, 60), ks, False))
+    kcases.append((256, 512, [0, 0, 384], False))
+    for i, (m, n, ks, timed) in enumerate(kcases):
+        try:
+            rec, inp = check_kgrouped(torch, dgemm, m, n, ks, seed=args.seed + 100 + i)
+            if timed and not args.no_time:
+                time_kgrouped(torch, dgemm, timer, m, n, ks, inp, rec)
+            del inp
+        except Exception:  # noqa: BLE001
+            rec = dict(m=m, n=n, ks=ks, ok=False, error=traceback.format_exc()[-2000:])
+        rec["kind"] = "k_grouped"
+        failed += not rec["ok"]
+        emit(rec)
+        torch.cuda.empty_cache()
+    emit(dict(kind="summary", cases=len(cases) + len(small) + len(kcases), failed=failed))
     return 1 if failed else 0
 
 

@@ -85,6 +85,20 @@ dgemm_status dgemm_wgrad_gemm_fp8_fp32_nt(const dgemm_tensor *a,
                                           const dgemm_tensor *b_scale,
                                           const dgemm_tensor *d, void *stream);
 
+/* k-grouped weight-gradient GEMM of MoE experts, one launch: for each group
+ * g < num_groups, D[g] (f32 [M, N]) += A_g * B_g^T, where A_g [M, k_g] and
+ * B_g [N, k_g] (e4m3, K-major) are stored one after another in the flat,
+ * contiguous a [M * sum(k_g)] and b [N * sum(k_g)]; scales 1x128 for both,
+ * a_scale [sum(k_g)/128, M] and b_scale [sum(k_g)/128, N] f32, rows of M (N)
+ * scales with unit stride and row strides a multiple of 4 (16-byte rows);
+ * D [G, M, N] contiguous. `ks` (host memory) holds the num_groups k_g, each
+ * a non-negative multiple of 128 (empty groups add nothing); 1 <= G <= 120;
+ * N % 8 == 0. Accumulates in place like dgemm_wgrad_gemm_fp8_fp32_nt. */
+dgemm_status dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt(
+    const dgemm_tensor *a, const dgemm_tensor *a_scale, const dgemm_tensor *b,
+    const dgemm_tensor *b_scale, const dgemm_tensor *d, const int64_t *ks,
+    int64_t num_groups, void *stream);
+
 /* m-grouped GEMM, contiguous layout (MoE prefill / training forward): for
  * each row r of A [M_sum, K], D[r, :] = A[r, :] * B[g]^T with g =
  * m_indices[r] (i32 [M_sum], contiguous), B [G, N, K] e4m3 with B scales

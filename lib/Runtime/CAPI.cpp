@@ -174,6 +174,8 @@ struct LaunchRequest {
   std::vector<const dgemm_tensor *> operands;
   int64_t gridM = 0, paramM = 0, n = 0, k = 0;
   int64_t layout = kLayoutNormal, groups = 1;
+  /// k-grouped: the K of each group (the kernel's group table).
+  std::vector<int64_t> ks;
 };
 
 /// Loads `kernel` into the session's context (unless `loadedIO` already
@@ -208,7 +210,9 @@ Status launch(DeviceSession &session,
   if (!(s = computeGrid(c, r.gridM, r.n, grid)).ok())
     return s;
   std::vector<KernelArg> args;
-  if (!(s = deriveKernelArgs(c, r.operands, r.paramM, args)).ok())
+  if (!(s = deriveKernelArgs(c, r.operands, r.paramM, args,
+                             r.ks.empty() ? nullptr : &r.ks))
+           .ok())
     return s;
   KernelParams params;
   if (!(s = params.build(driver, args)).ok())
@@ -532,6 +536,64 @@ Status groupedGemm(const GroupedOperands &ops, bool masked, int64_t expectedM,
       stream);
 }
 
+/// The k-grouped weight-gradient GEMM: D[g] += A_g * B_g^T for each group,
+/// one launch. The config is chosen for the mean K per group (rounded to
+/// 128); the launch plan is keyed by it, the k_g go into the kernel's group
+/// table on every call.
+Status kGroupedGemm(const GroupedOperands &ops, const int64_t *ks,
+                    int64_t numGroups, void *stream) {
+  KGroupedShape shape;
+  Status s = validateKGroupedFp8Fp32Nt(ops, ks, numGroups, shape);
+  if (!s.ok() || shape.m == 0 || shape.sumK == 0) // nothing to add
+    return s;
+  DeviceSession session;
+  if (!(s = session.open()).ok())
+    return s;
+  const int64_t meanK = std::max<int64_t>(
+      128, (shape.sumK / shape.groups + 64) / 128 * 128);
+  PlanKey key = planKey(session, kLayoutKGrouped, shape.m, shape.n, meanK,
+                        shape.groups, 0);
+  auto request = [&](const LaunchContract &c) {
+    LaunchRequest r;
+    r.operands = {ops.a, ops.aScale, ops.b, ops.bScale, nullptr, ops.d};
+    r.gridM = shape.groups * ((shape.m + c.blockM - 1) / c.blockM) * c.blockM;
+    r.paramM = shape.m;
+    r.n = shape.n;
+    r.k = 0;
+    r.layout = kLayoutKGrouped;
+    r.groups = shape.groups;
+    r.ks = shape.ks;
+    return r;
+  };
+  return plannedLaunch(
+      session, key, shape.m, request,
+      [&](std::shared_ptr<const CompiledKernel> &kernel) {
+        TargetDesc target = session.target();
+        ProblemDesc p;
+        p.kind = GemmKind::KGrouped;
+        p.m = shape.m;
+        p.n = shape.n;
+        p.k = meanK;
+        p.groups = shape.groups;
+        p.out = OutType::F32;
+        p.bScale = BScaleGranularity::Row1x128;
+        KernelConfig config;
+        Status c = chooseConfig(p, target, config);
+        if (!c.ok())
+          return c;
+        GemmKernelKey kernelKey = makeGemmKernelKey(shape.n, 0, config, target);
+        kernelKey.kind = GemmKind::KGrouped;
+        kernelKey.groups = shape.groups;
+        kernelKey.m = shape.m;
+        return kernelFor(kernelKey,
+                         "k-grouped G=" + str(shape.groups) +
+                             " M=" + str(shape.m) + " N=" + str(shape.n) +
+                             " sum(k_g)=" + str(shape.sumK),
+                         kernel, nullptr, nullptr);
+      },
+      stream);
+}
+
 /// Copies `text` into a caller buffer, NUL-terminated, truncating.
 void copyTruncated(const std::string &text, char *buf, int64_t size) {
   if (!buf || size < 1)
@@ -611,6 +673,14 @@ dgemm_status dgemm_wgrad_gemm_fp8_fp32_nt(const dgemm_tensor *a,
                                           const dgemm_tensor *d, void *stream) {
   GemmOperands ops{a, a_scale, b, b_scale, d};
   return finish(wgradGemm(ops, stream));
+}
+
+dgemm_status dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt(
+    const dgemm_tensor *a, const dgemm_tensor *a_scale, const dgemm_tensor *b,
+    const dgemm_tensor *b_scale, const dgemm_tensor *d, const int64_t *ks,
+    int64_t num_groups, void *stream) {
+  GroupedOperands ops{a, a_scale, b, b_scale, nullptr, d};
+  return finish(kGroupedGemm(ops, ks, num_groups, stream));
 }
 
 dgemm_status dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous(

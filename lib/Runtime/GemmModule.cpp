@@ -82,6 +82,32 @@ std::string wgradModule(const GemmKernelKey &key) {
          "}\n";
 }
 
+/// k-grouped: flat A and B, scales [sum(k_g)/128, M|N] (rows dynamic), ks
+/// memref<Gxi32>, D memref<GxMxNxf32>.
+std::string kGroupedModule(const GemmKernelKey &key) {
+  std::string g = str(key.groups), m = str(key.m), n = str(key.n);
+  std::string flat = "memref<?xf8E4M3FN>";
+  std::string saType = "memref<?x" + m + "xf32>";
+  std::string sbType = "memref<?x" + n + "xf32>";
+  std::string ksType = "memref<" + g + "xi32>";
+  std::string dType = "memref<" + g + "x" + m + "x" + n + "xf32>";
+  return "module {\n"
+         "  func.func @dgemm_k_grouped_g" +
+         g + "_m" + m + "_n" + n + "(%a: " + flat + ", %sa: " + saType +
+         ", %b: " + flat + ", %sb: " + sbType + ", %ks: " + ksType +
+         ", %d: " + dType +
+         ") {\n"
+         "    dgemm.k_grouped_gemm ins(%a, %sa, %b, %sb : " +
+         flat + ", " + saType + ", " + flat + ", " + sbType + ") ks(%ks : " +
+         ksType + ") outs(%d : " + dType + ") " +
+         "{recipe = #dgemm.recipe<a = 1x128, b = 1x128>, " +
+         attrs(key).substr(1) +
+         "\n"
+         "    return\n"
+         "  }\n"
+         "}\n";
+}
+
 std::string groupedModule(const GemmKernelKey &key) {
   const bool masked = key.kind == dgemm::GemmKind::GroupedMasked;
   std::string g = str(key.groups), n = str(key.n), k = str(key.k);
@@ -122,5 +148,7 @@ std::string dgemm::runtime::gemmModuleText(const GemmKernelKey &key) {
   if (key.kind == dgemm::GemmKind::GroupedContiguous ||
       key.kind == dgemm::GemmKind::GroupedMasked)
     return groupedModule(key);
+  if (key.kind == dgemm::GemmKind::KGrouped)
+    return kGroupedModule(key);
   return key.wgrad ? wgradModule(key) : normalModule(key);
 }

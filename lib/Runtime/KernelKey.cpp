@@ -55,7 +55,7 @@ std::string GemmKernelKey::text() const {
   else if (kind == GemmKind::GroupedMasked)
     op = "m_grouped_masked_fp8_bf16_nt groups=" + str(groups);
   else if (kind == GemmKind::KGrouped)
-    op = "k_grouped_fp8_f32_nt groups=" + str(groups);
+    op = "k_grouped_fp8_f32_nt groups=" + str(groups) + " m=" + str(m);
   return op + " n=" + str(n) + " k=" + str(k) +
          " config=" + formatConfigAttr(config) + " target=" + chip + "," +
          str(target.numSMs) + "," + str(target.smemPerBlock) +

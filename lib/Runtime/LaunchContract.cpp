@@ -44,6 +44,8 @@ const char *kindName(ParamKind kind) {
     return "ptr";
   case ParamKind::M:
     return "m";
+  case ParamKind::GroupTable:
+    return "group_table";
   }
   return "unknown";
 }
@@ -155,6 +157,18 @@ Status parseParam(std::string_view line, int lineNo, ContractParam &p) {
     p.kind = ParamKind::Pointer;
     return Status::success();
   }
+  if (t[1] == "group_table") {
+    p.kind = ParamKind::GroupTable;
+    if (t.size() != 6 || !keyValue(t[2], "operand", v) ||
+        !parseInt(v, p.operand) || !keyValue(t[3], "operand_b", v) ||
+        !parseInt(v, p.operandB) || !keyValue(t[4], "swizzle", v) ||
+        !parseInt(v, p.swizzle) || !keyValue(t[5], "box", v) ||
+        !parseIntList(v, p.box))
+      return lineError(lineNo, "expected 'param group_table operand=<i> "
+                               "operand_b=<i> swizzle=<n> box=<n,n>'");
+    p.dtype = "u8";
+    return Status::success();
+  }
   if (t[1] != "tensor_map")
     return lineError(lineNo, "unknown param kind '" + std::string(t[1]) + "'");
   p.kind = ParamKind::TensorMap;
@@ -174,7 +188,8 @@ Status parseParam(std::string_view line, int lineNo, ContractParam &p) {
 } // namespace
 
 bool ContractParam::operator==(const ContractParam &o) const {
-  return kind == o.kind && operand == o.operand && dims == o.dims &&
+  return kind == o.kind && operand == o.operand && operandB == o.operandB &&
+         dims == o.dims &&
          box == o.box && swizzle == o.swizzle && dtype == o.dtype;
 }
 
@@ -199,6 +214,19 @@ std::string dgemm::runtime::checkContractParam(const ContractParam &p) {
   if (p.kind == ParamKind::Pointer) {
     if (!p.dims.empty() || !p.box.empty())
       return where + "takes no dims or box";
+    return "";
+  }
+  if (p.kind == ParamKind::GroupTable) {
+    if ((e = checkRange("operand_b", p.operandB, 0, kMaxOperands - 1)) != "")
+      return where + e;
+    if (p.box.size() != 2 || !p.dims.empty())
+      return where + "takes two box extents (rows of A's and B's boxes) and "
+                     "no dims";
+    for (int64_t b : p.box)
+      if (b < 1 || b > 256)
+        return where + "box extent " + str(b) + " is not in [1, 256]";
+    if (p.swizzle != 128)
+      return where + "swizzle must be 128 (boxes of 128 K bytes)";
     return "";
   }
   int64_t rank = static_cast<int64_t>(p.dims.size());
@@ -299,6 +327,11 @@ std::string dgemm::runtime::printContract(const LaunchContract &c) {
       break;
     case ParamKind::Pointer:
       s += "param ptr operand=" + str(p.operand) + "\n";
+      break;
+    case ParamKind::GroupTable:
+      s += "param group_table operand=" + str(p.operand) +
+           " operand_b=" + str(p.operandB) + " swizzle=" + str(p.swizzle) +
+           " box=" + joinInts(p.box) + "\n";
       break;
     case ParamKind::TensorMap:
       s += "param tensor_map operand=" + str(p.operand) + " dtype=" + p.dtype +

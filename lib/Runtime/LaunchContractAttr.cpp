@@ -91,6 +91,15 @@ Status readParam(mlir::Attribute a, size_t index, ContractParam &p) {
     p.kind = ParamKind::Pointer;
     return getInt(dict, "operand", where, p.operand);
   }
+  if (kind == "group_table") {
+    p.kind = ParamKind::GroupTable;
+    p.dtype = "u8";
+    if (!(s = getInt(dict, "operand", where, p.operand)).ok() ||
+        !(s = getInt(dict, "operand_b", where, p.operandB)).ok() ||
+        !(s = getIntList(dict, "box", where, p.box)).ok())
+      return s;
+    return getInt(dict, "swizzle", where, p.swizzle);
+  }
   if (kind != "tensor_map")
     return fieldError(where, "unknown kind '" + kind + "'");
   p.kind = ParamKind::TensorMap;

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <limits>
 
 using namespace dgemm::runtime;
@@ -91,9 +92,50 @@ Status dgemm::runtime::checkStaticSizes(const LaunchContract &c, int64_t n,
   return Status::success();
 }
 
+Status dgemm::runtime::deriveGroupTableArgs(
+    const ContractParam &p, const dgemm_tensor &a, const dgemm_tensor &b,
+    int64_t m, int64_t n, const std::vector<int64_t> &ks, KernelArg &out) {
+  out.kind = ParamKind::GroupTable;
+  out.groupMaps.clear();
+  out.groupInts.clear();
+  int64_t kOffset = 0;
+  for (size_t g = 0; g < ks.size(); ++g) {
+    int64_t kg = ks[g];
+    if (kg < 0 || kg % 128 != 0)
+      return Status::invalidArgument("ks[" + str(static_cast<int64_t>(g)) +
+                                     "] = " + str(kg) +
+                                     " is not a multiple of 128");
+    const dgemm_tensor *ops[2] = {&a, &b};
+    const int64_t rows[2] = {m, n};
+    for (int which = 0; which < 2; ++which) {
+      TensorMapArgs t;
+      t.dataType = cuda::CU_TENSOR_MAP_DATA_TYPE_UINT8;
+      t.rank = 2;
+      // An empty group gets a map of the first rows (never read: the kernel
+      // skips groups without K blocks) so that every map is valid.
+      int64_t cols = std::max<int64_t>(kg, 128);
+      t.globalAddress = static_cast<char *>(ops[which]->data) +
+                        (kg ? rows[which] * kOffset : 0);
+      t.globalDim[0] = static_cast<uint64_t>(cols);
+      t.globalDim[1] = static_cast<uint64_t>(rows[which]);
+      t.globalStrides[0] = static_cast<uint64_t>(cols);
+      t.boxDim[0] = 128;
+      t.boxDim[1] = static_cast<uint32_t>(p.box[which]);
+      t.elementStrides[0] = t.elementStrides[1] = 1;
+      t.swizzle = cuda::CU_TENSOR_MAP_SWIZZLE_128B;
+      out.groupMaps.push_back(t);
+    }
+    out.groupInts.push_back(static_cast<int32_t>(kg / 128));
+    out.groupInts.push_back(static_cast<int32_t>(kOffset / 128));
+    kOffset += kg;
+  }
+  return Status::success();
+}
+
 Status dgemm::runtime::deriveKernelArgs(
     const LaunchContract &c, const std::vector<const dgemm_tensor *> &operands,
-    int64_t m, std::vector<KernelArg> &out) {
+    int64_t m, std::vector<KernelArg> &out,
+    const std::vector<int64_t> *groupKs) {
   if (m < 0 || m > std::numeric_limits<int32_t>::max())
     return Status::invalidArgument("M = " + str(m) +
                                    " does not fit the kernel's i32 M");
@@ -115,6 +157,24 @@ Status dgemm::runtime::deriveKernelArgs(
           " reads operand " + str(p.operand) + ", but the call has " +
           str(static_cast<int64_t>(operands.size())) + " operands");
     const dgemm_tensor &t = *operands[p.operand];
+    if (p.kind == ParamKind::GroupTable) {
+      if (!groupKs || static_cast<int64_t>(groupKs->size()) != c.groups)
+        return Status::invalidArgument(
+            "the kernel's group table needs the K of each of its " +
+            str(c.groups) + " groups");
+      if (p.operandB < 0 ||
+          static_cast<size_t>(p.operandB) >= operands.size() ||
+          !operands[p.operandB])
+        return Status::invalidArgument("the group table reads operand " +
+                                       str(p.operandB) +
+                                       ", which the call does not have");
+      Status s = deriveGroupTableArgs(p, t, *operands[p.operandB], m, c.n,
+                                      *groupKs, arg);
+      if (!s.ok())
+        return s;
+      args.push_back(std::move(arg));
+      continue;
+    }
     if (p.kind == ParamKind::Pointer) {
       arg.pointer = reinterpret_cast<uint64_t>(t.data);
     } else {
@@ -136,6 +196,14 @@ Status KernelParams::build(const CudaDriver &driver,
     numWords += a.kind == ParamKind::Pointer;
     numInts += a.kind == ParamKind::M;
   }
+  size_t tableMaps = 0;
+  for (const KernelArg &a : args)
+    if (a.kind == ParamKind::GroupTable)
+      tableMaps += a.groupMaps.size() +
+                   (a.groupInts.size() * 4 + sizeof(CUtensorMap) - 1) /
+                       sizeof(CUtensorMap);
+  tables_.assign(tableMaps, CUtensorMap());
+  size_t iTable = 0;
   maps_.assign(numMaps, CUtensorMap());
   words_.assign(numWords, 0);
   ints_.assign(numInts, 0);
@@ -159,6 +227,23 @@ Status KernelParams::build(const CudaDriver &driver,
       ints_[iInt] = a.m;
       pointers_.push_back(&ints_[iInt++]);
       break;
+    case ParamKind::GroupTable: {
+      CUtensorMap *table = tables_.data() + iTable;
+      for (size_t i = 0; i < a.groupMaps.size(); ++i) {
+        Status s = encodeTensorMap(driver, a.groupMaps[i], table[i]);
+        if (!s.ok())
+          return s.withContext("the map of group " +
+                               std::to_string(i / 2) + "'s " +
+                               (i % 2 ? "B" : "A"));
+      }
+      std::memcpy(table + a.groupMaps.size(), a.groupInts.data(),
+                  a.groupInts.size() * sizeof(int32_t));
+      iTable += a.groupMaps.size() +
+                (a.groupInts.size() * 4 + sizeof(CUtensorMap) - 1) /
+                    sizeof(CUtensorMap);
+      pointers_.push_back(table);
+      break;
+    }
     }
   }
   return Status::success();

@@ -540,3 +540,93 @@ Status dgemm::runtime::validateGroupedFp8Bf16Nt(const GroupedOperands &ops,
   shape.groups = g;
   return Status::success();
 }
+
+//===----------------------------------------------------------------------===//
+// k-grouped weight-gradient GEMM
+//===----------------------------------------------------------------------===//
+
+Status dgemm::runtime::validateKGroupedFp8Fp32Nt(const GroupedOperands &ops,
+                                                 const int64_t *ks,
+                                                 int64_t numGroups,
+                                                 KGroupedShape &shape) {
+  Status s = checkTensor("a", ops.a, 1, DGEMM_DTYPE_F8E4M3,
+                         "[M * sum(k_g)]: the A_g [M, k_g] one after another");
+  if (s.ok())
+    s = checkTensor("a_scale", ops.aScale, 2, DGEMM_DTYPE_F32,
+                    "[sum(k_g)/128, M]");
+  if (s.ok())
+    s = checkTensor("b", ops.b, 1, DGEMM_DTYPE_F8E4M3,
+                    "[N * sum(k_g)]: the B_g [N, k_g] one after another");
+  if (s.ok())
+    s = checkTensor("b_scale", ops.bScale, 2, DGEMM_DTYPE_F32,
+                    "[sum(k_g)/128, N]");
+  if (s.ok())
+    s = checkTensor("d", ops.d, 3, DGEMM_DTYPE_F32, "[G, M, N]");
+  if (!s.ok())
+    return s;
+  const dgemm_tensor &a = *ops.a, &sa = *ops.aScale, &b = *ops.b,
+                     &sb = *ops.bScale, &d = *ops.d;
+  if (!ks)
+    return Status::invalidArgument("ks is NULL (the K of each group, on the "
+                                   "host)");
+  int64_t g = d.shape[0], m = d.shape[1], n = d.shape[2];
+  if (numGroups != g)
+    return Status::invalidArgument("num_groups = " + str(numGroups) +
+                                   " but d is [G, M, N] = " + shapeText(d));
+  if (g < 1 || g > kMaxKGroups)
+    return Status::invalidArgument(
+        "the k-grouped GEMM takes 1 to " + str(kMaxKGroups) +
+        " groups (their tensor maps are kernel parameters), got " + str(g));
+  int64_t sumK = 0;
+  for (int64_t i = 0; i < g; ++i) {
+    if (ks[i] < 0 || ks[i] % 128 != 0)
+      return Status::invalidArgument("ks[" + str(i) + "] = " + str(ks[i]) +
+                                     " must be a non-negative multiple of 128");
+    if (ks[i] > kMaxInt32 - sumK)
+      return Status::invalidArgument("sum(k_g) does not fit in 2^31");
+    sumK += ks[i];
+  }
+  if (n < 8 || n % 8 != 0)
+    return Status::invalidArgument("N must be a positive multiple of 8, got " +
+                                   str(n));
+  const int64_t kBlocks = sumK / 128;
+  if (sa.shape[0] != kBlocks || sa.shape[1] != m)
+    return Status::invalidArgument(
+        "a_scale must be [sum(k_g)/128, M] = [" + str(kBlocks) + ", " +
+        str(m) + "], got " + shapeText(sa));
+  if (sb.shape[0] != kBlocks || sb.shape[1] != n)
+    return Status::invalidArgument(
+        "b_scale must be [sum(k_g)/128, N] = [" + str(kBlocks) + ", " +
+        str(n) + "], got " + shapeText(sb));
+  if (a.shape[0] != m * sumK)
+    return Status::invalidArgument("a must hold M * sum(k_g) = " +
+                                   str(m * sumK) + " values, got " +
+                                   shapeText(a));
+  if (b.shape[0] != n * sumK)
+    return Status::invalidArgument("b must hold N * sum(k_g) = " +
+                                   str(n * sumK) + " values, got " +
+                                   shapeText(b));
+  if ((a.shape[0] > 1 && a.strides[0] != 1) ||
+      (b.shape[0] > 1 && b.strides[0] != 1))
+    return Status::invalidArgument("a and b must be contiguous (stride 1)");
+  if (!isDense(d))
+    return Status::invalidArgument("d [G, M, N] must be contiguous, got "
+                                   "strides " +
+                                   stridesText(d));
+  if ((s = checkRowMajor("a_scale", sa)).ok())
+    s = checkRowMajor("b_scale", sb);
+  if (!s.ok())
+    return s;
+  if ((s = checkAddress("a", a)).ok() &&
+      (s = checkAddress("a_scale", sa)).ok() &&
+      (s = checkAddress("b", b)).ok() && (s = checkAddress("b_scale", sb)).ok())
+    s = checkAddress("d", d);
+  if (!s.ok())
+    return s;
+  shape.m = m;
+  shape.n = n;
+  shape.groups = g;
+  shape.sumK = sumK;
+  shape.ks.assign(ks, ks + g);
+  return Status::success();
+}

@@ -15,10 +15,10 @@ from .device import get_m_alignment_for_contiguous_layout, get_num_sms, set_num_
 from .gemm import (bind_gemm_fp8_fp8_bf16_nt, compile_to_ptx, config,
                    gemm_fp8_fp8_bf16_nt, launch_kernel_ir, prepare)
 from .jit import jit_settings
-from .grouped import (k_grouped_wgrad_gemm_fp8_fp8_fp32_nt, launch_grouped_kernel_ir,
-                      m_grouped_gemm_fp8_fp8_bf16_nt_contiguous,
+from .grouped import (launch_grouped_kernel_ir, m_grouped_gemm_fp8_fp8_bf16_nt_contiguous,
                       m_grouped_gemm_fp8_fp8_bf16_nt_masked)
-from .wgrad import launch_wgrad_kernel_ir, wgrad_gemm_fp8_fp8_fp32_nt
+from .wgrad import (k_grouped_wgrad_gemm_fp8_fp8_fp32_nt, launch_wgrad_kernel_ir,
+                    wgrad_gemm_fp8_fp8_fp32_nt)
 from .utils import (align, bench, calc_diff, ceil_div, get_col_major_tma_aligned_tensor,
                     get_tma_aligned_size, per_block_cast_back, per_block_cast_to_fp8,
                     per_token_cast_back, per_token_cast_to_fp8)

@@ -116,6 +116,9 @@ API = {
     "dgemm_gemm_fp8_bf16_nt": (ctypes.c_int, [_TP, _TP, _TP, _TP, _TP, ctypes.c_void_p]),
     "dgemm_wgrad_gemm_fp8_fp32_nt": (ctypes.c_int,
                                      [_TP, _TP, _TP, _TP, _TP, ctypes.c_void_p]),
+    "dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt": (
+        ctypes.c_int, [_TP, _TP, _TP, _TP, _TP, ctypes.POINTER(_c_int64), _c_int64,
+                       ctypes.c_void_p]),
     "dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous": (
         ctypes.c_int, [_TP, _TP, _TP, _TP, _TP, _TP, ctypes.c_void_p]),
     "dgemm_m_grouped_gemm_fp8_bf16_nt_masked": (

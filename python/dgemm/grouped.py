@@ -4,10 +4,8 @@
 The m-grouped layouts run dgemm's grouped kernels (one launch, no host
 synchronisation): ``m_grouped_gemm_fp8_fp8_bf16_nt_contiguous`` (MoE
 prefill / training forward) and ``m_grouped_gemm_fp8_fp8_bf16_nt_masked``
-(MoE decode; CUDA-graph friendly). The k-grouped weight-gradient GEMM is
-described by the dialect (``dgemm.k_grouped_gemm``) but not lowered yet: it
-raises NotImplementedError saying so, rather than computing something else
-(the normal weight-gradient GEMM is in :mod:`dgemm.wgrad`).
+(MoE decode; CUDA-graph friendly). The weight-gradient GEMMs (normal and
+k-grouped) are in :mod:`dgemm.wgrad`.
 
 Operands are checked here before any GPU work (DgemmArgumentError naming
 the operand and the rule); the C API checks strides and alignment again.
@@ -21,9 +19,6 @@ from .gemm import (_CACHE_MAX, _Launch, _Op, _all_cuda, _fail, _fast, _go, _is_t
 from .utils import ceil_div, get_col_major_tma_aligned_tensor, is_col_major_tma_aligned
 
 _F8 = ("float8_e4m3fn",)
-
-_WHY = ("%s is not available yet: dgemm describes this GEMM in its dialect (%s) but does "
-        "not lower it to a kernel yet")
 
 
 class _GroupedArgs:
@@ -276,10 +271,3 @@ def launch_grouped_kernel_ir(kernel_ir, lhs, rhs, out, groups, *, stream=None) -
     if launch.m == 0:
         return
     _go(launch, _fast().launch_grouped_kernel_ir, fn, stream, (kernel_ir.encode(),) + launch.refs)
-
-
-def k_grouped_wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, out, ks, ks_tensor=None):
-    """k-grouped weight-gradient GEMM of MoE experts: out[g] (f32 [M, N]) +=
-    A_g * B_g^T for K blocks ks[g]. Not lowered yet."""
-    raise NotImplementedError(_WHY % ("k_grouped_wgrad_gemm_fp8_fp8_fp32_nt",
-                                      "dgemm.k_grouped_gemm"))

@@ -7,6 +7,9 @@ accumulated in place: each tile is added into D by a TMA reduce-add).
 Operands are checked here before any GPU work (DgemmArgumentError naming
 the operand and the rule); the C API checks them again.
 """
+import ctypes
+
+from . import _lib, dlpack
 from .gemm import (_F8, _Launch, _Op, _fail, _fast, _go, _is_torch, _readable,
                    _sfa_is_tma_ready, _sfa_op, _want, _want_row_major)
 from .jit import log_once
@@ -139,3 +142,98 @@ def launch_wgrad_kernel_ir(kernel_ir, lhs, rhs, out, *, stream=None) -> None:
     _go(args.launch, _fast().launch_wgrad_kernel_ir, fn, stream,
         (kernel_ir.encode(),) + tuple(args.launch.refs))
     del args
+
+
+_MAX_K_GROUPS = 120
+
+
+def k_grouped_wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, out, ks, ks_tensor=None, *,
+                                         stream=None) -> None:
+    """k-grouped weight-gradient GEMM of MoE experts, one launch (DeepGEMM's
+    ``k_grouped_wgrad_gemm_fp8_fp8_fp32_nt``)::
+
+        out[g] += A_g · B_gᵀ        for g < G,  A_g [M, k_g], B_g [N, k_g]
+
+    Arguments:
+        lhs: ``(A, sfa)``. ``A`` 1-D ``torch.float8_e4m3fn`` of M · Σk_g
+            values: the K-major A_g [M, k_g] one after another, contiguous.
+            ``sfa`` [Σk_g/128, M] ``torch.float32``: group g's K blocks are
+            rows Σ_{h<g} k_h/128 ...; each row holds the M rows' scales
+            (stride 1 along M, row stride a multiple of 4).
+        rhs: ``(B, sfb)``. ``B`` 1-D, N · Σk_g values (the B_g [N, k_g]);
+            ``sfb`` [Σk_g/128, N] as ``sfa``.
+        out: ``D`` [G, M, N] ``torch.float32``, contiguous; D[g] += A_g·B_gᵀ.
+        ks: the G values k_g (host ints), each a non-negative multiple of
+            128 (k_g = 0 leaves D[g] unchanged); 1 <= G <= 120.
+        ks_tensor: accepted for DeepGEMM compatibility and not read (the
+            kernel takes the k_g from ``ks``, as launch parameters: no
+            device-to-host read).
+        stream: a ``CUstream`` handle (int); default: PyTorch's current
+            stream of ``out``'s device.
+
+    Violations raise :class:`DgemmArgumentError` before any GPU work.
+    """
+    fn = "k_grouped_wgrad_gemm_fp8_fp8_fp32_nt"
+    try:
+        a, sfa = lhs
+        b, sfb = rhs
+    except (TypeError, ValueError):
+        _fail(fn, "lhs and rhs must be (fp8 tensor, scale tensor) pairs")
+    try:
+        ks = [int(k) for k in ks]
+    except (TypeError, ValueError):
+        _fail(fn, "ks must be a sequence of ints (the K of each group), got %r", ks)
+    names = ("lhs[0] (A)", "lhs[1] (A scales)", "rhs[0] (B)", "rhs[1] (B scales)", "out (D)")
+    objs = [dlpack.as_operand(o, stream, w) for o, w in zip((a, sfa, b, sfb, out), names)]
+    A, SA, B, SB, D = (_Op(o, w) for o, w in zip(objs, names))
+    _want(fn, A, _F8, 1)
+    _want(fn, B, _F8, 1)
+    _want(fn, SA, ("float32",), 2)
+    _want(fn, SB, ("float32",), 2)
+    _want(fn, D, ("float32",), 3)
+    g, m, n = D.shape
+    if len(ks) != g:
+        _fail(fn, "ks has %d entries but out is [G, M, N] = %s", len(ks), list(D.shape))
+    if not 1 <= g <= _MAX_K_GROUPS:
+        _fail(fn, "G = %d must be in [1, %d] (the groups' tensor maps are kernel parameters)",
+              g, _MAX_K_GROUPS)
+    for i, k in enumerate(ks):
+        if k < 0 or k % 128:
+            _fail(fn, "ks[%d] = %d must be a non-negative multiple of 128", i, k)
+    if n <= 0 or n % 8:
+        _fail(fn, "N = %d must be a positive multiple of 8", n)
+    total = sum(ks)
+    kb = total // 128
+    if A.shape != (m * total,):
+        _fail(fn, "A must hold M * sum(ks) = %d values, got shape %s", m * total, list(A.shape))
+    if B.shape != (n * total,):
+        _fail(fn, "B must hold N * sum(ks) = %d values, got shape %s", n * total, list(B.shape))
+    if SA.shape != (kb, m):
+        _fail(fn, "A scales must be [sum(ks)/128, M] = [%d, %d], got %s", kb, m, list(SA.shape))
+    if SB.shape != (kb, n):
+        _fail(fn, "B scales must be [sum(ks)/128, N] = [%d, %d], got %s", kb, n, list(SB.shape))
+    for t in (A, B):
+        if t.shape[0] > 1 and t.strides[0] != 1:
+            _fail(fn, "%s must be contiguous, got strides %s", t.what, t.strides)
+    for t, rows in ((SA, m), (SB, n)):
+        if kb and rows:
+            _want_row_major(fn, t, 4)
+    if m and n and D.strides != (m * n, n, 1):
+        _fail(fn, "out [G, M, N] must be contiguous, got strides %s", D.strides)
+    for t in (A, SA, B, SB, D):
+        if getattr(t.obj, "is_cuda", True) is False:
+            _fail(fn, "%s is on %s; all operands must be CUDA tensors",
+                  t.what, getattr(t.obj, "device", "the host"))
+        if all(t.shape) and t.ptr % 16 != 0:
+            _fail(fn, "%s data address 0x%x is not 16-byte aligned (TMA needs it)",
+                  t.what, t.ptr)
+    if m == 0 or total == 0:
+        return
+    launch = _Launch(m, (A, SA, B, SB, D), objs[4])
+    r = launch.refs
+    karr = (ctypes.c_int64 * g)(*ks)
+    lib = _lib.load()
+
+    def call(*args):
+        return lib.dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt(*args[:-1], karr, g, args[-1])
+    _go(launch, call, fn, stream, (r[0], r[1], r[2], r[3], r[4]))

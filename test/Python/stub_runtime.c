@@ -84,6 +84,22 @@ dgemm_status dgemm_launch_wgrad_kernel_ir(const char *ir, const dgemm_tensor *a,
   return finish();
 }
 
+static int64_t last_ks[128];
+static int64_t last_num_groups;
+int64_t stub_last_k(int i) { return last_ks[i]; }
+int64_t stub_last_num_groups(void) { return last_num_groups; }
+
+dgemm_status dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt(
+    const dgemm_tensor *a, const dgemm_tensor *sa, const dgemm_tensor *b,
+    const dgemm_tensor *sb, const dgemm_tensor *d, const int64_t *ks,
+    int64_t num_groups, void *stream) {
+  record(a, sa, b, sb, d, stream);
+  last_num_groups = num_groups;
+  for (int64_t i = 0; i < num_groups && i < 128; ++i)
+    last_ks[i] = ks[i];
+  return finish();
+}
+
 /* Grouped calls record A, A scales, B, B scales, groups, D as tensors 0-5. */
 static void recordGrouped(const dgemm_tensor *a, const dgemm_tensor *sa,
                           const dgemm_tensor *b, const dgemm_tensor *sb,

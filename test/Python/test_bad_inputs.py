@@ -359,11 +359,16 @@ class HelperRows(Rows):
         self.row("compile_to_ptx", "null", "None instead of text", "DgemmArgumentError",
                  "compile_to_ptx: dgemm_ir must be the dgemm IR text (str), got NoneType",
                  lambda: dgemm.compile_to_ptx(None))
-        self.row("wgrad_gemm_fp8_fp8_fp32_nt", "none", "wgrad_gemm_fp8_fp8_fp32_nt (not lowered yet)",
-                 "NotImplementedError",
-                 "wgrad_gemm_fp8_fp8_fp32_nt is not available yet: dgemm describes this GEMM "
-                 "in its dialect (...) but does not lower it to a kernel yet",
+        self.row("wgrad_gemm_fp8_fp8_fp32_nt", "none", "None instead of (tensor, scales) pairs",
+                 "DgemmArgumentError",
+                 "wgrad_gemm_fp8_fp8_fp32_nt: lhs and rhs must be (fp8 tensor, scale tensor) "
+                 "pairs",
                  lambda: dgemm.wgrad_gemm_fp8_fp8_fp32_nt(None, None, None))
+        self.row("k_grouped_wgrad_gemm_fp8_fp8_fp32_nt", "none",
+                 "None instead of (tensor, scales) pairs", "DgemmArgumentError",
+                 "k_grouped_wgrad_gemm_fp8_fp8_fp32_nt: lhs and rhs must be (fp8 tensor, scale "
+                 "tensor) pairs",
+                 lambda: dgemm.k_grouped_wgrad_gemm_fp8_fp8_fp32_nt(None, None, None, [128]))
 
 
 if __name__ == "__main__":

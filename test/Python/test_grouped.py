@@ -113,12 +113,6 @@ class GroupedArgumentRules(unittest.TestCase):
                                   d=FakeTensor((0, 384), BF16, ptr=0))
         self.assertIsNone(call_contiguous(ops, stream=0))  # no library needed
 
-    def test_wgrad_still_not_implemented(self):
-        for fn in (dgemm.wgrad_gemm_fp8_fp8_fp32_nt, dgemm.k_grouped_wgrad_gemm_fp8_fp8_fp32_nt):
-            with self.assertRaises(NotImplementedError) as e:
-                fn(None, None, None, *([None] * (fn.__code__.co_argcount - 3)))
-            self.assertIn("not lower it to a kernel yet", str(e.exception))
-
 
 class GroupedOnStub(S.OnStubLibrary):
     """The structs and the expected_m the grouped calls pass to the C API."""

@@ -31,6 +31,8 @@ struct GemmKernelKey {
   /// D += A * B^T).
   bool wgrad = false;
   int64_t groups = 1;
+  /// k-grouped only: M (the kernel's static rows of each D[g]).
+  int64_t m = 0;
   int64_t n = 0;
   int64_t k = 0;
   KernelConfig config;

@@ -27,6 +27,13 @@ enum class ParamKind {
   Pointer,
   /// M, the rows of A (i32).
   M,
+  /// The k-grouped kernel's group table, by value: for each group g the
+  /// tensor maps of A_g [M, k_g] and B_g [N, k_g] (K-major blocks one after
+  /// another in the flat operands `operand` and `operandB`, boxes of 128 K x
+  /// box[0] rows and 128 K x box[1] rows, 128-byte swizzle), then for each
+  /// group two i32: k_g / 128 and the group's first K block (sum of the
+  /// earlier k_h / 128). Built from the k_g the caller gives on the host.
+  GroupTable,
 };
 
 struct ContractParam {
@@ -34,6 +41,8 @@ struct ContractParam {
   /// Operand index in op order (A, A scales, B, B scales, [C,] D);
   /// -1 for M.
   int64_t operand = -1;
+  /// GroupTable only: B's operand index (`operand` is A's).
+  int64_t operandB = -1;
   /// TensorMap only: the operand's logical dimensions innermost first
   /// (indices into its shape, outermost first), the box, the swizzle in
   /// bytes (0, 32, 64, 128) and the element type ("u8", "bf16", "f32").
@@ -90,6 +99,9 @@ constexpr int64_t kLayoutMasked = 2;
 /// The weight-gradient GEMM: 1x128 B scales, f32 D += A * B^T in place
 /// (operands A, A scales, B, B scales, C = D, D).
 constexpr int64_t kLayoutWgrad = 3;
+/// The k-grouped weight-gradient GEMM (dgemm.k_grouped_gemm): operands A,
+/// A scales, B, B scales, ks, D; a group_table parameter.
+constexpr int64_t kLayoutKGrouped = 4;
 /// A kernel the runtime's C API does not launch (e.g. an f32 output stored
 /// rather than accumulated): compiled by dgemm-opt, refused at launch.
 constexpr int64_t kLayoutOther = 5;
@@ -124,6 +136,7 @@ int64_t contractDtypeBytes(std::string_view dtype);
 ///   param tensor_map operand=<i> dtype=<s> swizzle=<n> dims=<i,..> box=<n,..>
 ///   param ptr operand=<i>
 ///   param m
+///   param group_table operand=<i> operand_b=<i> swizzle=<n> box=<n,n>
 ///   end
 std::string printContract(const LaunchContract &c);
 

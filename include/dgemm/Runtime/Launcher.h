@@ -51,13 +51,26 @@ struct KernelArg {
   TensorMapArgs map;    // TensorMap
   uint64_t pointer = 0; // Pointer
   int32_t m = 0;        // M
+  /// GroupTable: the maps of A_g and B_g of each group (A_0, B_0, A_1, ...)
+  /// and each group's (k_g / 128, first K block).
+  std::vector<TensorMapArgs> groupMaps;
+  std::vector<int32_t> groupInts;
 };
 
 /// The parameters of `c` for these operands (indexed as the contract's
-/// `operand`) and M.
+/// `operand`) and M; `groupKs`, for a group_table parameter, the K of each
+/// group (host values).
 Status deriveKernelArgs(const LaunchContract &c,
                         const std::vector<const dgemm_tensor *> &operands,
-                        int64_t m, std::vector<KernelArg> &out);
+                        int64_t m, std::vector<KernelArg> &out,
+                        const std::vector<int64_t> *groupKs = nullptr);
+
+/// The group table's maps and integers (KernelArg) for flat operands A
+/// [M * sum(k_g)] and B [N * sum(k_g)] (contiguous e4m3 bytes) holding the
+/// K-major A_g [M, k_g] and B_g [N, k_g] one after another.
+Status deriveGroupTableArgs(const ContractParam &p, const dgemm_tensor &a,
+                            const dgemm_tensor &b, int64_t m, int64_t n,
+                            const std::vector<int64_t> &ks, KernelArg &out);
 
 /// Storage for the parameters of one launch and the kernelParams array
 /// pointing into it.
@@ -70,6 +83,8 @@ public:
 
 private:
   std::vector<cuda::CUtensorMap> maps_;
+  /// Group tables, each starting at a CUtensorMap boundary (128-aligned).
+  std::vector<cuda::CUtensorMap> tables_;
   std::vector<uint64_t> words_;
   std::vector<int32_t> ints_;
   std::vector<void *> pointers_;

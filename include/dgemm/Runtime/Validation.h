@@ -13,6 +13,7 @@
 #include "dgemm/Runtime/Status.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace dgemm::runtime {
 
@@ -66,6 +67,24 @@ struct GroupedShape {
 /// m-grouped GEMM (docs/runtime.md states the rules) and returns the sizes.
 Status validateGroupedFp8Bf16Nt(const GroupedOperands &ops, bool masked,
                                 GroupedShape &shape);
+
+/// Sizes of a k-grouped GEMM call.
+struct KGroupedShape {
+  int64_t m = 0, n = 0, groups = 0;
+  /// sum(k_g), and the k_g.
+  int64_t sumK = 0;
+  std::vector<int64_t> ks;
+};
+
+/// The most groups of the k-grouped GEMM (the kernel's group table is a
+/// kernel parameter).
+constexpr int64_t kMaxKGroups = 120;
+
+/// Checks the operands of dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt (A, A
+/// scales, B, B scales, D of `ops`; `groups` unused) and the host array `ks`
+/// of `numGroups` K sizes (docs/runtime.md states the rules).
+Status validateKGroupedFp8Fp32Nt(const GroupedOperands &ops, const int64_t *ks,
+                                 int64_t numGroups, KGroupedShape &shape);
 
 /// Name of a dtype ("e4m3", "bf16", ...) or "dtype <n>" for unknown values.
 const char *dtypeName(int dtype);

@@ -90,10 +90,16 @@ public:
     tid = k.tid();
     Value wg = k.divu(tid, k.c32(128));
     initBarriers();
-    Value m = fn.getArgument(kM);
-    numMBlocks = k.ceilDiv(m, l.blockM); // unused when masked
-    // Units of work: tiles, or with a cluster, pairs of neighbouring tiles.
-    tiles = k.mul(numMBlocks, k.c32(l.nBlocks / l.cluster));
+    if (l.kGrouped()) {
+      // Static sizes: every group has M x N outputs.
+      numMBlocks = k.c32((l.m + l.blockM - 1) / l.blockM);
+      tiles = k.c32(l.groups * ((l.m + l.blockM - 1) / l.blockM) * l.nBlocks);
+    } else {
+      Value m = fn.getArgument(kM);
+      numMBlocks = k.ceilDiv(m, l.blockM); // unused when masked
+      // Units of work: tiles, or with a cluster, pairs of neighbouring tiles.
+      tiles = k.mul(numMBlocks, k.c32(l.nBlocks / l.cluster));
+    }
     if (l.cluster > 1) {
       rank = NVVM::ClusterId::create(b, loc, k.i32);
       firstTile = NVVM::ClusterIdXOp::create(b, loc, k.i32);
@@ -137,6 +143,25 @@ private:
                                           k.c32(0x989680));
   }
   Value tensorMap(GemmKernelParam p) { return fn.getArgument(p); }
+  /// The map of B's scales (1x128 recipe).
+  Value sfbMap() {
+    return fn.getArgument(l.kGrouped() ? kKgMapSFB : kSFBPtr);
+  }
+  /// k-grouped: group g's entries in the group table (KGroupedKernelParam).
+  Value groupMap(Value g, int64_t which) { // 0: A_g, 1: B_g
+    return k.byteAt(fn.getArgument(kKgTable),
+                    k.add(k.mul(g, k.c32(256)), k.c32(128 * which)));
+  }
+  Value groupInt(Value g, int64_t which) { // 0: K blocks, 1: first K block
+    Value at = k.byteAt(fn.getArgument(kKgTable),
+                        k.add(k.c32(256 * l.groups),
+                              k.add(k.mul(g, k.c32(8)), k.c32(4 * which))));
+    return LLVM::LoadOp::create(b, loc, k.i32, at, /*alignment=*/4);
+  }
+  /// K blocks of a tile: K/128, or (k-grouped) the group's.
+  Value tileKBlocks(Value group) {
+    return l.kGrouped() ? groupInt(group, 0) : k.c32(l.kBlocks);
+  }
 
   /// Thread 0 initialises the ring; everyone waits for it.
   void initBarriers() {
@@ -151,12 +176,19 @@ private:
           k.c32(4 * l.consumers * l.cluster), Value());
     }
     NVVM::FenceMbarrierInitOp::create(b, loc);
-    SmallVector<GemmKernelParam, 5> maps = {kMapA, kMapSFA, kMapB, kMapD};
-    if (l.perRowB)
-      maps.push_back(kSFBPtr);
-    for (GemmKernelParam p : maps)
+    SmallVector<Value, 5> maps;
+    if (l.kGrouped()) {
+      maps = {fn.getArgument(kKgMapSFA), fn.getArgument(kKgMapSFB),
+              fn.getArgument(kKgMapD)};
+    } else {
+      for (GemmKernelParam p : {kMapA, kMapSFA, kMapB, kMapD})
+        maps.push_back(tensorMap(p));
+      if (l.perRowB)
+        maps.push_back(sfbMap());
+    }
+    for (Value map : maps)
       NVVM::PrefetchOp::create(b, loc, /*cacheLevel=*/nullptr,
-                               /*evictPriority=*/nullptr, tensorMap(p),
+                               /*evictPriority=*/nullptr, map,
                                /*predicate=*/Value(), b.getUnitAttr());
     b.setInsertionPointAfter(first);
     if (l.masked()) {
@@ -190,6 +222,8 @@ private:
   void tileLoop(TileBody body) {
     if (l.masked())
       return maskedTileLoop(body);
+    if (l.kGrouped())
+      return kGroupedTileLoop(body);
     auto loop = scf::ForOp::create(b, loc, firstTile, tiles, tileStep,
                                    ValueRange{k.c32(0)});
     b.setInsertionPointToStart(loop.getBody());
@@ -224,6 +258,35 @@ private:
     }
     scf::YieldOp::create(b, loc, next);
     b.setInsertionPointAfter(loop);
+  }
+
+  /// k-grouped: tiles t = g * (M blocks * N blocks) + the tile of D[g] in the
+  /// grouped tile order; groups with no K blocks are skipped (D[g] += 0).
+  void kGroupedTileLoop(TileBody body) {
+    const int64_t mBlocks = (l.m + l.blockM - 1) / l.blockM;
+    const int64_t perGroup = mBlocks * l.nBlocks;
+    auto loop = scf::ForOp::create(b, loc, firstTile, tiles, tileStep,
+                                   ValueRange{k.c32(0)});
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value t = loop.getInductionVar();
+    Value it = loop.getRegionIterArgs()[0];
+    Value group = k.divu(t, k.c32(perGroup));
+    auto sched = ScheduleTileOp::create(
+        b, loc, k.i32, k.i32, k.remu(t, k.c32(perGroup)), numMBlocks,
+        b.getI32IntegerAttr(l.nBlocks),
+        b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup, 1)));
+    Value some = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                       groupInt(group, 0), k.c32(0));
+    auto guard = scf::IfOp::create(b, loc, TypeRange{k.i32}, some,
+                                   /*withElseRegion=*/true);
+    b.setInsertionPointToStart(guard.thenBlock());
+    scf::YieldOp::create(
+        b, loc, body(sched.getMBlock(), sched.getNBlock(), group, it));
+    b.setInsertionPointToStart(guard.elseBlock());
+    scf::YieldOp::create(b, loc, it);
+    b.setInsertionPointAfter(guard);
+    scf::YieldOp::create(b, loc, guard.getResult(0));
   }
 
   /// Rows of group g that count: min(max(masked_m[g], 0), M_max).
@@ -320,7 +383,12 @@ private:
           c.push_back(group);
         return c;
       };
-      auto kLoop = scf::ForOp::create(b, loc, k.c32(0), k.c32(l.kBlocks),
+      // k-grouped: the group's maps of A_g and B_g and its first K block in
+      // the scales.
+      Value mapA = l.kGrouped() ? groupMap(group, 0) : tensorMap(kMapA);
+      Value mapB = l.kGrouped() ? groupMap(group, 1) : tensorMap(kMapB);
+      Value kBase = l.kGrouped() ? groupInt(group, 1) : k.c32(0);
+      auto kLoop = scf::ForOp::create(b, loc, k.c32(0), tileKBlocks(group),
                                       k.c32(1), ValueRange{it});
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(kLoop.getBody());
@@ -339,20 +407,21 @@ private:
       if (l.cluster > 1) {
         // This CTA's half of A's rows, into the same place in both CTAs.
         Value rows = k.mul(rank, k.c32(l.blockM / l.cluster));
-        loadTile(k.byteAt(aStage, k.mul(rows, k.c32(128))), kMapA,
+        loadTile(k.byteAt(aStage, k.mul(rows, k.c32(128))), mapA,
                  {k0, k.add(m0, rows)}, full,
                  LLVM::ConstantOp::create(b, loc, b.getI16Type(),
                                           (1 << l.cluster) - 1));
       } else {
-        loadTile(aStage, kMapA, at(k0, m0, l.masked()), full);
+        loadTile(aStage, mapA, at(k0, m0, l.masked()), full);
       }
-      loadTile(stageBuffer(l.bOff, l.bStageBytes, s), kMapB,
-               at(k0, n0, l.grouped()), full);
-      loadTile(stageBuffer(l.sfaOff, l.sfaStageBytes, s), kMapSFA,
-               at(m0, kb, l.masked()), full);
+      loadTile(stageBuffer(l.bOff, l.bStageBytes, s), mapB,
+               at(k0, n0, l.grouped() && !l.kGrouped()), full);
+      Value kbScales = k.add(kBase, kb);
+      loadTile(stageBuffer(l.sfaOff, l.sfaStageBytes, s), tensorMap(kMapSFA),
+               at(m0, kbScales, l.masked()), full);
       if (l.perRowB) // 1x128 recipe: the tile's B scales of this K block
-        loadTile(stageBuffer(l.sfbOff, l.sfbStageBytes, s), kSFBPtr,
-                 {n0, kb}, full);
+        loadTile(stageBuffer(l.sfbOff, l.sfbStageBytes, s), sfbMap(),
+                 {n0, kbScales}, full);
       scf::YieldOp::create(b, loc, ValueRange{k.add(i, k.c32(1))});
       b.setInsertionPointAfter(kLoop);
       return kLoop.getResult(0);
@@ -360,11 +429,11 @@ private:
     b.setInsertionPointAfter(warp0);
   }
 
-  void loadTile(Value dst, GemmKernelParam map, ArrayRef<Value> coords,
-                Value barrier, Value multicastMask = Value()) {
+  void loadTile(Value dst, Value map, ArrayRef<Value> coords, Value barrier,
+                Value multicastMask = Value()) {
     Value dst7 = LLVM::AddrSpaceCastOp::create(b, loc, k.ptr7, dst);
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        b, loc, dst7, tensorMap(map), coords, barrier, ValueRange(),
+        b, loc, dst7, map, coords, barrier, ValueRange(),
         multicastMask, /*l2CacheHint=*/Value(),
         NVVM::TMALoadModeAttr::get(b.getContext(), NVVM::TMALoadMode::TILE),
         b.getBoolAttr(false), /*group=*/nullptr, /*predicate=*/Value());
@@ -384,16 +453,16 @@ private:
     const int64_t parts = l.nParts, partN = l.blockN / l.nParts;
     SmallVector<Type> fields(partN / 2, k.f32);
     auto fragment = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
-    Value sfb = fn.getArgument(kSFBPtr);
+    Value sfb = l.kGrouped() ? Value() : fn.getArgument(kSFBPtr);
 
     tileLoop([&](Value mBlock, Value nBlock, Value group, Value it) {
       Value m0 = k.mul(mBlock, k.c32(l.blockM));
       Value n0 = k.mul(nBlock, k.c32(l.blockN));
       // The group's B scales: [G, ceil(N/128), K/128].
       Value sfbGroup =
-          l.grouped() ? k.elementAt(sfb, group,
-                                    4 * l.nScaleBlocks * l.kBlocks)
-                      : sfb;
+          l.grouped() && !l.perRowB
+              ? k.elementAt(sfb, group, 4 * l.nScaleBlocks * l.kBlocks)
+              : sfb;
       if (l.masked()) {
         // No epilogue barrier: everyone is done with the previous tile's
         // B scales before they are overwritten.
@@ -402,6 +471,7 @@ private:
       }
       // B-scale blocks of this tile: nb0 for the first `former` 8-column
       // groups, nb1 (clamped to the last block) for the rest.
+      // (Unused with the 1x128 recipe.)
       Value nb0 = k.divu(n0, k.c32(128));
       Value nb1 = k.minu(k.add(nb0, k.c32(1)), k.c32(l.nScaleBlocks - 1));
       Value former = k.divu(
@@ -415,7 +485,7 @@ private:
 
       SmallVector<Value> inits = {it};
       inits.append(parts, zero);
-      auto kLoop = scf::ForOp::create(b, loc, k.c32(0), k.c32(l.kBlocks),
+      auto kLoop = scf::ForOp::create(b, loc, k.c32(0), tileKBlocks(group),
                                       k.c32(1), inits);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(kLoop.getBody());
@@ -497,7 +567,7 @@ private:
         b.setInsertionPointToStart(which.elseBlock());
         storeMaskedTile(totals, rows, m0, n0, group);
       } else {
-        tmaStore(Value());
+        tmaStore(l.kGrouped() ? group : Value());
       }
       return kLoop.getResult(0);
     });
@@ -616,23 +686,36 @@ LLVM::LLVMFuncOp mlir::dgemm::buildGemmKernel(OpBuilder &b, Location loc,
   MLIRContext *ctx = b.getContext();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
   auto ptr1 = LLVM::LLVMPointerType::get(ctx, 1);
-  // B scales: a tensor map (1x128 recipe, loaded per stage) or an address.
-  SmallVector<Type> params = {ptr, ptr, ptr, ptr, l.perRowB ? ptr : ptr1,
-                              b.getI32Type()};
-  if (l.grouped())
-    params.push_back(ptr1); // m_indices or masked_m
-  if (l.masked())
-    params.push_back(ptr1); // D's address
+  SmallVector<Type> params;
+  // (parameter index, bytes) of the by-value parameters.
+  SmallVector<std::pair<unsigned, int64_t>, 5> byValue;
+  if (l.kGrouped()) {
+    // KGroupedKernelParam: the group table, then three tensor maps.
+    params = {ptr, ptr, ptr, ptr};
+    byValue = {{kKgTable, l.groupTableBytes()},
+               {kKgMapSFA, 128},
+               {kKgMapSFB, 128},
+               {kKgMapD, 128}};
+  } else {
+    // B scales: a tensor map (1x128 recipe, loaded per stage) or an address.
+    params = {ptr, ptr, ptr, ptr, l.perRowB ? ptr : ptr1, b.getI32Type()};
+    if (l.grouped())
+      params.push_back(ptr1); // m_indices or masked_m
+    if (l.masked())
+      params.push_back(ptr1); // D's address
+    for (GemmKernelParam p : {kMapA, kMapSFA, kMapB, kMapD})
+      byValue.push_back({p, 128});
+    if (l.perRowB)
+      byValue.push_back({kSFBPtr, 128});
+  }
   auto fnType =
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params);
   auto fn = LLVM::LLVMFuncOp::create(b, loc, name, fnType);
-  // Tensor maps by value: 128 bytes, 128-aligned, in the param space.
-  auto mapType = LLVM::LLVMArrayType::get(b.getI8Type(), 128);
-  SmallVector<GemmKernelParam, 5> maps = {kMapA, kMapSFA, kMapB, kMapD};
-  if (l.perRowB)
-    maps.push_back(kSFBPtr);
-  for (GemmKernelParam p : maps) {
-    fn.setArgAttr(p, "llvm.byval", TypeAttr::get(mapType));
+  // Tensor maps (and the group table) by value, 128-aligned, in the param
+  // space, read where they are (grid constants).
+  for (auto [p, bytes] : byValue) {
+    fn.setArgAttr(p, "llvm.byval",
+                  TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), bytes)));
     fn.setArgAttr(p, "llvm.align", b.getI64IntegerAttr(128));
     fn.setArgAttr(p, "nvvm.grid_constant", b.getUnitAttr());
   }

@@ -34,6 +34,12 @@ enum GemmKernelParam {
   kDPtr
 };
 
+/// Parameters of the k-grouped kernel (dgemm.k_grouped_gemm), in order:
+/// the group table (by value: G x {CUtensorMap of A_g, CUtensorMap of B_g},
+/// then G x {i32 K blocks of g, i32 first K block of g in the scales}), the
+/// maps of A's and B's scales [sum K/128, M|N], and D's 3-D map [G, M, N].
+enum KGroupedKernelParam { kKgTable = 0, kKgMapSFA, kKgMapSFB, kKgMapD };
+
 /// Builds the kernel at the builder's insertion point (inside a gpu.module
 /// that holds the dynamic shared memory global `smemSymbol`).
 LLVM::LLVMFuncOp buildGemmKernel(OpBuilder &b, Location loc, StringRef name,

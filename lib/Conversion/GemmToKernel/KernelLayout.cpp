@@ -22,6 +22,7 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c,
   l.perRowB = p.bScale == ::dgemm::BScaleGranularity::Row1x128;
   l.f32Out = p.out == ::dgemm::OutType::F32;
   l.accumulate = accumulate && l.f32Out;
+  l.m = p.m;
   l.blockM = c.blockM;
   l.blockN = c.blockN;
   l.stages = c.stages;

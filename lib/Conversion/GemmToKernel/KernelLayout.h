@@ -56,6 +56,8 @@ struct KernelLayout {
   bool perRowB = false;
   bool f32Out = false;
   bool accumulate = false;
+  /// k-grouped only: the static M (rows of every D[g]).
+  int64_t m = 0;
   int64_t dOff, aOff, bOff, sfaOff, sfbOff, barOff, countOff, smemBytes;
   int64_t aStageBytes, bStageBytes, sfaStageBytes, sfbStageBytes, txBytes;
 
@@ -72,7 +74,12 @@ struct KernelLayout {
   bool contiguous() const {
     return kind == ::dgemm::GemmKind::GroupedContiguous;
   }
+  bool kGrouped() const { return kind == ::dgemm::GemmKind::KGrouped; }
   int64_t outBytes() const { return f32Out ? 4 : 2; }
+  /// k-grouped: bytes of the group table parameter (per group the tensor
+  /// maps of A_g and B_g, then per group two i32: K blocks and the first K
+  /// block in the scales).
+  int64_t groupTableBytes() const { return 264 * groups; }
 };
 
 } // namespace mlir::dgemm

@@ -6,8 +6,10 @@
 // (A = 0, A scales = 1, B = 2, B scales = 3, D = 4; grouped: groups = 4,
 // D = 5; with an accumulate input: C = 4, D = 5), and what the kernel
 // computes: `layout` 1 contiguous, 2 masked (with the group count), 3 the
-// weight-gradient GEMM (1x128 B scales, f32 D += A * B^T, C = D), 5 another
-// variant the runtime does not launch; absent: the normal bf16 GEMM.
+// weight-gradient GEMM (1x128 B scales, f32 D += A * B^T, C = D), 4 the
+// k-grouped one (a group_table parameter: the runtime builds each group's
+// maps of A_g and B_g from the k_g it is given), 5 another variant the
+// runtime does not launch; absent: the normal bf16 GEMM.
 //
 //===----------------------------------------------------------------------===//
 #include "GemmKernel.h"
@@ -39,10 +41,38 @@ struct ContractBuilder {
 };
 } // namespace
 
+/// The k-grouped kernel (KGroupedKernelParam): operands A = 0, A scales = 1,
+/// B = 2, B scales = 3, ks = 4, D = 5.
+static DictionaryAttr buildKGroupedContract(ContractBuilder &c,
+                                            const KernelLayout &l) {
+  Builder &b = c.b;
+  SmallVector<Attribute> params(4);
+  params[kKgTable] = b.getDictionaryAttr(
+      {b.getNamedAttr("kind", b.getStringAttr("group_table")),
+       c.i64("operand", 0), c.i64("operand_b", 2),
+       b.getNamedAttr("box", b.getI64ArrayAttr({l.blockM, l.blockN})),
+       c.i64("swizzle", 128)});
+  // Scales [sum(k_g)/128, M] and [sum(k_g)/128, N], rows of M (N) floats.
+  params[kKgMapSFA] = c.tensorMap(1, {1, 0}, {l.blockM, 1}, 0, "f32");
+  params[kKgMapSFB] = c.tensorMap(3, {1, 0}, {l.blockN, 1}, 0, "f32");
+  int64_t boxN = l.dSwizzle ? 32 : l.blockN;
+  params[kKgMapD] = c.tensorMap(5, {2, 1, 0}, {boxN, l.blockM, 1},
+                                l.dSwizzle ? 128 : 0, "f32");
+  return b.getDictionaryAttr(
+      {c.i64("block", l.threads), c.i64("cluster", l.cluster),
+       c.i64("dynamic_smem", l.smemBytes), c.i64("max_ctas", l.maxCtas),
+       c.i64("block_m", l.blockM), c.i64("block_n", l.blockN),
+       c.i64("n", l.n), c.i64("k", 0),
+       b.getNamedAttr("params", b.getArrayAttr(params)),
+       c.i64("layout", 4), c.i64("groups", l.groups)});
+}
+
 DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
                                                     const KernelLayout &l) {
   ContractBuilder c{ctx};
   Builder &b = c.b;
+  if (l.kGrouped())
+    return buildKGroupedContract(c, l);
   SmallVector<Attribute> params(l.masked() ? 8 : l.grouped() ? 7 : 6);
   // Operands in op order: A, A scales, B, B scales, [groups,] D.
   const int64_t dOperand = l.grouped() || l.accumulate ? 5 : 4;

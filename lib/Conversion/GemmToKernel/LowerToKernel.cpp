@@ -76,13 +76,35 @@ static std::string unsupported(GroupedGemmOp op,
   return unsupportedConfig(c);
 }
 
+/// The most groups of a k-grouped kernel: its group table (264 bytes per
+/// group) and three tensor maps are kernel parameters, at most 32764 bytes.
+static constexpr int64_t kMaxKGroups = 120;
+
+static std::string unsupported(KGroupedGemmOp op,
+                               const ::dgemm::KernelConfig &c) {
+  if (!isE4M3(op.getA()) || !isE4M3(op.getB()))
+    return "only f8E4M3FN operands are lowered so far";
+  int64_t groups = cast<MemRefType>(op.getD().getType()).getDimSize(0);
+  if (groups > kMaxKGroups)
+    return "at most " + std::to_string(kMaxKGroups) +
+           " groups (the groups' tensor maps are kernel parameters, 32 KB "
+           "at most), got " +
+           std::to_string(groups);
+  if (c.clusterSize > 1)
+    return "the k-grouped kernel is not lowered with clusters";
+  return unsupportedConfig(c);
+}
+
 static std::string kernelName(const KernelLayout &l) {
   std::string kind = l.contiguous() ? "dgemm_grouped_contiguous_g"
                      : l.masked()   ? "dgemm_grouped_masked_g"
+                     : l.kGrouped() ? "dgemm_k_grouped_m" +
+                                          std::to_string(l.m) + "_g"
                                     : "";
   if (!kind.empty())
     kind += std::to_string(l.groups) + "_";
-  return (kind.empty() ? "dgemm_gemm_n" : kind + "n") + std::to_string(l.n) + "_k" + std::to_string(l.k) +
+  return (kind.empty() ? "dgemm_gemm_n" : kind + "n") + std::to_string(l.n) +
+         (l.kGrouped() ? "" : "_k" + std::to_string(l.k)) +
          "_bm" + std::to_string(l.blockM) + "_bn" + std::to_string(l.blockN) +
          "_s" + std::to_string(l.stages) + "_g" +
          std::to_string(l.swizzleGroup) + "_c" + std::to_string(l.maxCtas) +
@@ -143,16 +165,11 @@ struct LowerToKernelPass
         failedAny = true;
         continue;
       }
-      if (isa<KGroupedGemmOp>(op)) {
-        op->emitOpError() << "cannot be lowered: the k-grouped (weight "
-                             "gradient) kernel is not lowered yet";
-        failedAny = true;
-        continue;
-      }
       ::dgemm::KernelConfig config = toKernelConfig(attr);
-      std::string why = isa<GemmOp>(op)
-                            ? unsupported(cast<GemmOp>(op), config)
-                            : unsupported(cast<GroupedGemmOp>(op), config);
+      std::string why =
+          isa<GemmOp>(op)        ? unsupported(cast<GemmOp>(op), config)
+          : isa<GroupedGemmOp>(op) ? unsupported(cast<GroupedGemmOp>(op), config)
+                                   : unsupported(cast<KGroupedGemmOp>(op), config);
       if (!why.empty()) {
         op->emitOpError() << "cannot be lowered: " << why;
         failedAny = true;
@@ -161,7 +178,8 @@ struct LowerToKernelPass
       ::dgemm::ProblemDesc p = gemm.getProblem(/*defaultM=*/1);
       auto normal = dyn_cast<GemmOp>(op);
       KernelLayout layout = KernelLayout::get(
-          config, p, wgmmaParts, /*accumulate=*/normal && normal.getC());
+          config, p, wgmmaParts,
+          /*accumulate=*/(normal && normal.getC()) || isa<KGroupedGemmOp>(op));
       int64_t smemLimit = gemm.getEffectiveTarget().getSmem();
       if (layout.smemBytes > smemLimit) {
         op->emitOpError() << "cannot be lowered: the kernel needs "
