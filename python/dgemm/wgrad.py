@@ -215,9 +215,23 @@ def k_grouped_wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, out, ks, ks_tensor=None, *,
     for t in (A, B):
         if t.shape[0] > 1 and t.strides[0] != 1:
             _fail(fn, "%s must be contiguous, got strides %s", t.what, t.strides)
-    for t, rows in ((SA, m), (SB, n)):
-        if kb and rows:
-            _want_row_major(fn, t, 4)
+    # Rows of scales a multiple of 16 bytes apart (TMA): torch tensors whose
+    # rows are not are copied into rows padded to a multiple of 4 floats.
+    fixed = []
+    for t, orig, rows in ((SA, objs[1], m), (SB, objs[3], n)):
+        if kb and rows and (t.strides[1] != 1 or t.strides[0] < rows or t.strides[0] % 4):
+            if not _is_torch(orig):
+                _want_row_major(fn, t, 4)
+            import torch
+            padded = torch.empty((kb, get_tma_aligned_size(rows, 4)), dtype=torch.float32,
+                                 device=orig.device)[:, :rows]
+            padded.copy_(orig)
+            log_once("kgrouped-scale-copy", "%s: %s [%d, %d] with strides %s are copied into "
+                     "rows padded to %d floats (16-byte rows for TMA) on every call (logged "
+                     "once)" % (fn, t.what, kb, rows, t.strides, padded.stride(0)))
+            t = _Op(padded, t.what)
+        fixed.append(t)
+    SA, SB = fixed
     if m and n and D.strides != (m * n, n, 1):
         _fail(fn, "out [G, M, N] must be contiguous, got strides %s", D.strides)
     for t in (A, SA, B, SB, D):
