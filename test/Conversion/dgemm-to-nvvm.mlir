@@ -195,3 +195,51 @@ llvm.func @epilogue_group(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f
   llvm.return
 }
 }
+
+// -----
+
+// Promotion with a B scale per column (1x128 recipe): register 4j + q is
+// scaled by sa0 (q < 2) or sa1 times element q % 2 of pair j.
+// CHECK-LABEL: llvm.func @promote_cols
+// CHECK-NOT: dgemm.promote_cols
+// CHECK: %[[C0:.+]] = llvm.extractelement %arg4[%{{.+}} : i32] : vector<2xf32>
+// CHECK: %[[C1:.+]] = llvm.extractelement %arg4[%{{.+}} : i32] : vector<2xf32>
+// CHECK: %[[S00:.+]] = arith.mulf %arg2, %[[C0]]
+// CHECK: %[[A0:.+]] = llvm.extractvalue %arg1[0]
+// CHECK: %[[T0:.+]] = llvm.extractvalue %arg0[0]
+// CHECK: llvm.intr.fma(%[[A0]], %[[S00]], %[[T0]])
+// CHECK: %[[S01:.+]] = arith.mulf %arg2, %[[C1]]
+// CHECK: %[[S10:.+]] = arith.mulf %arg3, %[[C0]]
+// CHECK: %[[S11:.+]] = arith.mulf %arg3, %[[C1]]
+// CHECK: llvm.extractelement %arg5
+// CHECK-COUNT-4: llvm.intr.fma
+// CHECK-NOT: llvm.intr.fma
+gpu.module @k {
+llvm.func @promote_cols(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %acc: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>,
+    %sa0: f32, %sa1: f32, %p0: vector<2xf32>, %p1: vector<2xf32>) -> !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)> {
+  %r = dgemm.promote_cols %t, %acc scales(%sa0, %sa1) columns(%p0, %p1 : vector<2xf32>, vector<2xf32>) : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+  llvm.return %r : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+}
+}
+
+// -----
+
+// f32 epilogue, swizzled 32-column chunks, added into D: 8 column groups x
+// 2 rows of f32 pairs (8-byte stores), two 32-column boxes reduce-added.
+// CHECK-LABEL: llvm.func @epilogue_f32_reduce
+// CHECK-NOT: llvm.fptrunc
+// CHECK-COUNT-16: llvm.store %{{.+}}, %{{.+}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK: nvvm.fence.proxy
+// CHECK: nvvm.cp.async.bulk.tensor.reduce %arg2, %arg1, box[%arg3, %arg4] {redKind = #nvvm.tma_redux_kind<add>}
+// CHECK: %[[SRC1:.+]] = llvm.getelementptr %arg1[8192]
+// CHECK: %[[N1:.+]] = arith.addi %arg3, %c32_i32
+// CHECK: nvvm.cp.async.bulk.tensor.reduce %arg2, %[[SRC1]], box[%[[N1]], %arg4] {redKind = #nvvm.tma_redux_kind<add>}
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+!frag32 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32,
+                        f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+gpu.module @k {
+llvm.func @epilogue_f32_reduce(%t: !frag32, %staging: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %tid: i32) {
+  dgemm.epilogue_store (%t), %staging, %map[%n0, %m0] tid %tid {block_m = 64 : i32, block_n = 64 : i32, consumers = 1 : i32, swizzle = 128 : i32, f32, reduce_add} : (!frag32), !llvm.ptr
+  llvm.return
+}
+}

@@ -47,13 +47,29 @@ func.func @gemm_e5m2(%a: memref<?x2048xf8E5M2>, %sa: memref<?x16xf32, strided<[1
 
 // -----
 
-// An f32 output with an accumulate input is not lowered yet.
-func.func @gemm_f32_acc(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1, ?]>>,
-    %b: memref<7168x2048xf8E4M3FN>, %sb: memref<56x16xf32>, %d: memref<?x7168xf32>) {
-  // expected-error @+1 {{cannot be lowered: only a bf16 output without an accumulate input is lowered so far}}
+// The kernel adds into D in place: an accumulate input other than D itself
+// is refused (copy C into D first).
+func.func @gemm_f32_acc_other(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1, ?]>>,
+    %b: memref<7168x2048xf8E4M3FN>, %sb: memref<7168x16xf32, strided<[1, 7168]>>, %c: memref<?x7168xf32>,
+    %d: memref<?x7168xf32>) {
+  // expected-error @+1 {{cannot be lowered: the accumulate input C must be D itself (acc(%d) outs(%d): the kernel adds into D in place); copy C into D first}}
   dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x2048xf8E4M3FN>, memref<?x16xf32, strided<[1, ?]>>,
-      memref<7168x2048xf8E4M3FN>, memref<56x16xf32>) acc(%d : memref<?x7168xf32>) outs(%d : memref<?x7168xf32>)
-      {config = #dgemm.config<block_m = 128, block_n = 128, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 131>}
+      memref<7168x2048xf8E4M3FN>, memref<7168x16xf32, strided<[1, 7168]>>) acc(%c : memref<?x7168xf32>) outs(%d : memref<?x7168xf32>)
+      {recipe = #dgemm.recipe<a = 1x128, b = 1x128>,
+       config = #dgemm.config<block_m = 128, block_n = 128, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 131>}
+  return
+}
+
+// -----
+
+// The weight-gradient forms are not lowered with clusters.
+func.func @wgrad_cluster(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1, ?]>>,
+    %b: memref<7168x2048xf8E4M3FN>, %sb: memref<7168x16xf32, strided<[1, 7168]>>, %d: memref<?x7168xf32>) {
+  // expected-error @+1 {{cannot be lowered: the weight-gradient forms (1x128 B scales, f32 output) are not lowered with clusters (multicast = none)}}
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x2048xf8E4M3FN>, memref<?x16xf32, strided<[1, ?]>>,
+      memref<7168x2048xf8E4M3FN>, memref<7168x16xf32, strided<[1, 7168]>>) acc(%d : memref<?x7168xf32>) outs(%d : memref<?x7168xf32>)
+      {recipe = #dgemm.recipe<a = 1x128, b = 1x128>,
+       config = #dgemm.config<block_m = 128, block_n = 128, stages = 4, cluster = 2, multicast = a, math_warpgroups = 2, swizzle_group = 16, num_sms = 132>}
   return
 }
 
@@ -99,17 +115,17 @@ func.func @contiguous_dynamic_groups(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x
 
 // -----
 
-// The k-grouped (weight gradient) kernel is not lowered yet.
-func.func @k_grouped(%a: memref<?xf8E4M3FN>, %sa: memref<?x4096xf32>, %b: memref<?xf8E4M3FN>,
-    %sb: memref<?x7168xf32>, %ks: memref<4xi32>, %d: memref<4x4096x7168xf32>) {
-  // expected-error @+1 {{cannot be lowered: the k-grouped (weight gradient) kernel is not lowered yet}}
-  dgemm.k_grouped_gemm ins(%a, %sa, %b, %sb : memref<?xf8E4M3FN>, memref<?x4096xf32>,
-      memref<?xf8E4M3FN>, memref<?x7168xf32>) ks(%ks : memref<4xi32>) outs(%d : memref<4x4096x7168xf32>)
+// The k-grouped kernel's group table (264 bytes per group) and maps are
+// kernel parameters: at most 120 groups.
+func.func @k_grouped_too_many(%a: memref<?xf8E4M3FN>, %sa: memref<?x512xf32>, %b: memref<?xf8E4M3FN>,
+    %sb: memref<?x512xf32>, %ks: memref<121xi32>, %d: memref<121x512x512xf32>) {
+  // expected-error @+1 {{cannot be lowered: at most 120 groups (the groups' tensor maps are kernel parameters, 32 KB at most), got 121}}
+  dgemm.k_grouped_gemm ins(%a, %sa, %b, %sb : memref<?xf8E4M3FN>, memref<?x512xf32>,
+      memref<?xf8E4M3FN>, memref<?x512xf32>) ks(%ks : memref<121xi32>) outs(%d : memref<121x512x512xf32>)
       {recipe = #dgemm.recipe<a = 1x128, b = 1x128>,
        config = #dgemm.config<block_m = 128, block_n = 128, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 4, num_sms = 132>}
   return
 }
-
 
 // -----
 

@@ -44,3 +44,31 @@ llvm.func @schedule(%t: i32, %m: i32) {
   %a, %b = dgemm.schedule_tile %t, %m {num_n_blocks = 0 : i32, swizzle_group = 16 : i32} : i32
   llvm.return
 }
+
+// -----
+
+!frag8 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+llvm.func @promote_cols_pairs(%t: !frag8, %acc: !frag8, %s: f32, %p: vector<2xf32>) -> !frag8 {
+  // expected-error @+1 {{needs one B-scale pair per 8-column group: 2 for}}
+  %r = dgemm.promote_cols %t, %acc scales(%s, %s) columns(%p : vector<2xf32>) : !frag8
+  llvm.return %r : !frag8
+}
+
+// -----
+
+!frag32 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32,
+                        f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+llvm.func @reduce_needs_f32(%t: !frag32, %s: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %tid: i32) {
+  // expected-error @+1 {{reduce_add needs an f32 output (f32)}}
+  dgemm.epilogue_store (%t), %s, %map[%n0, %m0] tid %tid {block_m = 64 : i32, block_n = 64 : i32, consumers = 1 : i32, reduce_add} : (!frag32), !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+!frag20 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+llvm.func @f32_swizzle_chunks(%t: !frag20, %s: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %tid: i32) {
+  // expected-error @+1 {{swizzle must be 0, or 128 with block_n a multiple of 32, got swizzle = 128 with block_n = 40}}
+  dgemm.epilogue_store (%t), %s, %map[%n0, %m0] tid %tid {block_m = 64 : i32, block_n = 40 : i32, consumers = 1 : i32, swizzle = 128 : i32, f32} : (!frag20), !llvm.ptr
+  llvm.return
+}

@@ -1,0 +1,87 @@
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s
+
+// The weight-gradient GEMM: 1x128 B scales, f32 D += A * B^T in place.
+// CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm128_bn128_s4_g16_c131_sb1x128_f32_acc(
+// Five tensor maps by value (the B scales' map is parameter 4), then M.
+// CHECK-SAME: %arg4: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %arg5: i32)
+// The contract: layout 3, D is operand 5 (C = operand 4 is D itself), an
+// f32 map with 32-column swizzled boxes; B scales [N, K/128] MN-major.
+// CHECK-SAME: layout = 3 : i64
+// CHECK-SAME: {box = [32, 128], dims = [1, 0], dtype = "f32", kind = "tensor_map", operand = 5 : i64, swizzle = 128 : i64}
+// CHECK-SAME: {box = [128, 1], dims = [0, 1], dtype = "f32", kind = "tensor_map", operand = 3 : i64, swizzle = 0 : i64}, {kind = "m"}]
+// Producer: A, B, A scales and B scales per stage (16384 + 16384 + 512 + 512 bytes).
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c33792_i32
+// CHECK-COUNT-3: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg4, %{{.+}}, box[%{{.+}}, %{{.+}}]
+// Consumer: no per-tile copy of B scales; after the wgmma wait, the thread's
+// 16 column-scale pairs come out of the stage, then the stage is released,
+// then the promotion with a scale per column.
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-COUNT-16: llvm.load %{{.+}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
+// CHECK: nvvm.mbarrier.arrive
+// CHECK: dgemm.promote_cols
+// CHECK: dgemm.epilogue_store
+// CHECK-SAME: f32, reduce_add, swizzle = 128 : i32
+func.func @wgrad(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1, ?]>>,
+    %b: memref<7168x2048xf8E4M3FN>, %sb: memref<7168x16xf32, strided<[1, ?]>>, %d: memref<?x7168xf32>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x2048xf8E4M3FN>, memref<?x16xf32, strided<[1, ?]>>,
+      memref<7168x2048xf8E4M3FN>, memref<7168x16xf32, strided<[1, ?]>>) acc(%d : memref<?x7168xf32>) outs(%d : memref<?x7168xf32>)
+      {recipe = #dgemm.recipe<a = 1x128, b = 1x128>,
+       config = #dgemm.config<block_m = 128, block_n = 128, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 131>}
+  return
+}
+
+// -----
+
+// An f32 output without an accumulate input is stored, not added; the
+// runtime does not launch this variant (layout 5). Block N 120 is not a
+// multiple of 32: row-major staging, one box per tile.
+// CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm128_bn120_s4_g16_c131_f32(
+// CHECK-SAME: layout = 5 : i64
+// CHECK-SAME: {box = [120, 128], dims = [1, 0], dtype = "f32", kind = "tensor_map", operand = 4 : i64, swizzle = 0 : i64}
+// CHECK-SAME: {kind = "ptr", operand = 3 : i64}
+// CHECK: dgemm.promote %
+// CHECK: dgemm.epilogue_store
+// CHECK-SAME: consumers = 2 : i32, f32}
+func.func @f32_store(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1, ?]>>,
+    %b: memref<7168x2048xf8E4M3FN>, %sb: memref<56x16xf32>, %d: memref<?x7168xf32>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x2048xf8E4M3FN>, memref<?x16xf32, strided<[1, ?]>>,
+      memref<7168x2048xf8E4M3FN>, memref<56x16xf32>) outs(%d : memref<?x7168xf32>)
+      {config = #dgemm.config<block_m = 128, block_n = 120, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 131>}
+  return
+}
+
+// -----
+
+// The k-grouped GEMM: the group table (264 bytes per group) by value, the
+// scales' maps and D's 3-D map; no M parameter (M is static).
+// CHECK-LABEL: llvm.func @dgemm_k_grouped_m512_g3_n1024_bm128_bn128_s4_g4_c132_sb1x128_f32_acc(
+// CHECK-SAME: %arg0: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<792 x i8>, nvvm.grid_constant}
+// CHECK-SAME: %arg3: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant})
+// CHECK-SAME: groups = 3 : i64, k = 0 : i64, layout = 4 : i64
+// CHECK-SAME: {box = [128, 128], kind = "group_table", operand = 0 : i64, operand_b = 2 : i64, swizzle = 128 : i64}
+// CHECK-SAME: {box = [128, 1], dims = [1, 0], dtype = "f32", kind = "tensor_map", operand = 1 : i64, swizzle = 0 : i64}
+// CHECK-SAME: {box = [128, 1], dims = [1, 0], dtype = "f32", kind = "tensor_map", operand = 3 : i64, swizzle = 0 : i64}
+// CHECK-SAME: {box = [32, 128, 1], dims = [2, 1, 0], dtype = "f32", kind = "tensor_map", operand = 5 : i64, swizzle = 128 : i64}
+// Producer: tile t of group t / 32 (4 M blocks x 8 N blocks); groups
+// without K blocks are skipped; the K loop runs over the group's K blocks,
+// A_g and B_g through the group's maps in the table.
+// CHECK: %[[G:.+]] = arith.divui %{{.+}}, %c32_i32
+// CHECK: dgemm.schedule_tile %{{.+}}, %c4_i32 {num_n_blocks = 8 : i32, swizzle_group = 4 : i32}
+// CHECK: %[[KB:.+]] = llvm.load %{{.+}} {alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK: arith.cmpi sgt, %[[KB]], %c0
+// CHECK: scf.for
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c33792_i32
+// CHECK-COUNT-4: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// Consumer: the same walk; D[g] += the tile through the 3-D map.
+// CHECK: dgemm.promote_cols
+// CHECK: dgemm.epilogue_store(%{{.+}}), %{{.+}}, %arg3[%{{.+}}, %{{.+}}, %{{.+}}] tid
+// CHECK-SAME: f32, reduce_add
+func.func @k_grouped(%a: memref<?xf8E4M3FN>, %sa: memref<?x512xf32>, %b: memref<?xf8E4M3FN>,
+    %sb: memref<?x1024xf32>, %ks: memref<3xi32>, %d: memref<3x512x1024xf32>) {
+  dgemm.k_grouped_gemm ins(%a, %sa, %b, %sb : memref<?xf8E4M3FN>, memref<?x512xf32>,
+      memref<?xf8E4M3FN>, memref<?x1024xf32>) ks(%ks : memref<3xi32>) outs(%d : memref<3x512x1024xf32>)
+      {recipe = #dgemm.recipe<a = 1x128, b = 1x128>,
+       config = #dgemm.config<block_m = 128, block_n = 128, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 4, num_sms = 132>}
+  return
+}
