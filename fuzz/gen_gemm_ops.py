@@ -329,9 +329,12 @@ class Rules:
         return 0 if left <= 0 else left // Rules.stage_bytes(bm, bn, p)
 
     @staticmethod
-    def registers_ok(bm, bn, mwg):
+    def registers_ok(bm, bn, mwg, per_row=False):
+        """Fresh tile and total, a reserve of 40, and with 1x128 B scales
+        the columns' scales of a K block (bn / 4)."""
         rows = bm // mwg
-        return cdiv(max(rows, 1), 64) * bn + 40 <= {1: 240, 2: 232}[mwg]
+        need = cdiv(max(rows, 1), 64) * bn + 40 + (bn // 4 if per_row else 0)
+        return need <= {1: 240, 2: 232}[mwg]
 
     @staticmethod
     def scale_span_ok(bn):
@@ -347,7 +350,7 @@ class Rules:
             return "block_m 256 contiguous"
         if k["mwg"] != (1 if bm == 64 else 2):
             return "math_warpgroups"
-        if not Rules.registers_ok(bm, bn, k["mwg"]):
+        if not Rules.registers_ok(bm, bn, k["mwg"], p["per_row"]):
             return "registers"
         if not p["per_row"] and not Rules.scale_span_ok(bn):
             return "scale blocks"
@@ -482,19 +485,25 @@ class Rules:
 
     @staticmethod
     def lowerable(c):
-        """What dgemm-lower-to-kernel builds: f8E4M3FN operands, the
-        1x128 x 128x128 recipe, bf16 D without C; block M 64 or 128, no
-        multicast of B; grouped: a static group count; masked: no cluster
-        and an identity-layout D; k-grouped: not at all. Without a config the
+        """What dgemm-lower-to-kernel builds: f8E4M3FN operands; block M 64
+        or 128, no multicast of B; normal: either recipe, a bf16 or f32 D,
+        an accumulate input only when it is D itself, and no cluster for the
+        weight-gradient forms (1x128 B scales or an f32 D); grouped: a
+        static group count; masked: no cluster and an identity-layout D;
+        k-grouped: at most 120 groups, no cluster. Without a config the
         pipeline selects one within those bounds."""
         o = c.operands
-        if c.kind == "kgrouped":
-            return False
         if o["a"].elem != "f8E4M3FN" or o["b"].elem != "f8E4M3FN":
             return False
-        if c.kind == "gemm":
-            if Rules.per_row_b(c) or o["d"].elem != "bf16" or "c" in o:
+        wgrad_form = False
+        if c.kind == "kgrouped":
+            if o["d"].shape[0] > 120:
                 return False
+            wgrad_form = True
+        elif c.kind == "gemm":
+            if "c" in o and not c.c_is_d:
+                return False
+            wgrad_form = Rules.per_row_b(c) or o["d"].elem == "f32"
         else:
             if o["b"].shape[0] is DYN:
                 return False
@@ -505,7 +514,7 @@ class Rules:
         k = c.config
         if k["bm"] not in (64, 128) or k["mc"] == "b":
             return False
-        if c.kind == "masked" and k["cluster"] != 1:
+        if (c.kind == "masked" or wgrad_form) and k["cluster"] != 1:
             return False
         return True
 

@@ -36,7 +36,8 @@
 # steps 5), TESTS (1; 0 skips steps 3-4), BUDGET_S (510: the whole run),
 # SANITIZE_ALL (0; 1: memcheck over every reference shape, bench/sanitize_all.py),
 # SWEEP_GROUPED (0; 1: bench/sweep_grouped.py -> $OUT/sweep-grouped.jsonl),
-# WGRAD (0; 1: bench/run_wgrad.py -> $OUT/wgrad.jsonl),
+# WGRAD (0; 1: bench/run_wgrad.py -> $OUT/wgrad.jsonl; with SANITIZE=1 also
+# the four sanitizers on its small cases -> $OUT/<tool>-wgrad.log),
 # GROUPED (1; 0 skips the grouped bench), GROUPED_RANDOM (6 random cases per
 # layout), GROUPED_BUDGET_S (150),
 # COMPILE_TIMES (1; 0 skips compile_times.py), COMPILE_TIMES_ARGS
@@ -245,6 +246,18 @@ torch.cuda.get_device_capability(0))' || true
         grep -E "SUMMARY" "$OUT/$extra.log"
         step "$extra" $((rc != 0 ? rc : rc2))
       done
+      if [ "${WGRAD:-0}" = 1 ]; then
+        local tool
+        for tool in memcheck racecheck synccheck initcheck; do
+          banner "compute-sanitizer $tool on the weight-gradient kernels (small cases)"
+          timeout -k 10 "$(cap 150)" compute-sanitizer --tool $tool --error-exitcode 99 \
+            --print-limit 20 python3 bench/run_wgrad.py --sanitize --random 4 \
+            >"$OUT/$tool-wgrad.log" 2>&1
+          rc=$?
+          grep -E "SUMMARY|\"summary\"" "$OUT/$tool-wgrad.log"
+          step "$tool (wgrad, k-grouped)" $rc
+        done
+      fi
       banner "compute-sanitizer on planted bugs (they must be reported)"
       timeout -k 10 "$(cap 240)" python3 bench/sanitizer_planted.py >"$OUT/planted.log" 2>&1
       rc=$?

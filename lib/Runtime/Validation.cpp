@@ -218,9 +218,10 @@ Status validateGemm(const GemmOperands &ops, bool wgrad, GemmShape &shape) {
         "multiple of 128, got " + str(k));
   if (n < 8 || n % 8 != 0)
     return Status::invalidArgument(
-        std::string("N must be a positive multiple of 8 (") +
-        (wgrad ? "the kernel's column groups" : "16-byte rows of the BF16 output") +
-        "), got " + str(n));
+        std::string("N must be a positive multiple of 8 ") +
+        (wgrad ? "(the kernel's column groups)"
+               : "for a BF16 output (16-byte rows)") +
+        ", got " + str(n));
   int64_t kBlocks = k / 128;
   int64_t nBlocks = (n + 127) / 128;
   if (sa.shape[0] != m || sa.shape[1] != kBlocks)

@@ -350,6 +350,27 @@ class Gpu(unittest.TestCase):
         with self.assertRaises(ValueError):
             dgemm.bench(lambda: None, num_tests=0)
 
+    def test_wgrad_accumulates(self):
+        # out += A·Bᵀ with 1x128 scales on both sides: twice, with guard rows
+        # around out, partial tiles, and K = 0 leaving out unchanged
+        # (run_wgrad.check_case).
+        import run_wgrad
+        for i, (m, n, k) in enumerate([(1, 8, 128), (131, 200, 384), (256, 512, 1024)]):
+            with self.subTest(m=m, n=n, k=k):
+                rec, _ = run_wgrad.check_case(torch, dgemm, m, n, k, seed=i)
+                self.assertTrue(rec["ok"], rec)
+
+    def test_k_grouped_wgrad(self):
+        # Each group checked against its own reference; empty groups stay
+        # bit-for-bit unchanged; scales with rows that are not 16-byte
+        # aligned (M = 197) are copied into padded rows.
+        import run_wgrad
+        for i, (m, n, ks) in enumerate([(128, 256, [256, 0, 128]), (197, 136, [384]),
+                                        (64, 8, [0, 128, 0, 1280])]):
+            with self.subTest(m=m, n=n, ks=ks):
+                rec, _ = run_wgrad.check_kgrouped(torch, dgemm, m, n, ks, seed=i)
+                self.assertTrue(rec["ok"], rec)
+
 
 if __name__ == "__main__":
     unittest.main()

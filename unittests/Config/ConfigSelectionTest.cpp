@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 
 #include <ostream>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -237,17 +238,17 @@ TEST(ConfigSelection, ScaleBlockSpan) {
   for (int64_t bn : {152, 168, 176, 184, 200, 248})
     EXPECT_FALSE(spansAtMostTwoScaleBlocks(bn)) << bn;
 
-  // The 1x128 recipe has per-row B scales: block N 176 is fine there.
+  // The 1x128 recipe has per-row B scales: block N 152 is fine there.
   ProblemDesc p = normal(4096, 7168, 7168);
   TargetDesc t;
   KernelConfig c = validConfig();
-  c.blockN = 176;
+  c.blockN = 152;
   c.multicast = Multicast::None;
   c.clusterSize = 1;
   c.stages = 3;
   EXPECT_EQ(checkConfig(c, p, t),
-            "block_n = 176 lets a tile span three 128-wide B-scale blocks "
-            "(needs block_n <= 128 + gcd(block_n, 128) = 144)");
+            "block_n = 152 lets a tile span three 128-wide B-scale blocks "
+            "(needs block_n <= 128 + gcd(block_n, 128) = 136)");
   p.bScale = BScaleGranularity::Row1x128;
   EXPECT_EQ(checkConfig(c, p, t), "");
 }
@@ -522,4 +523,37 @@ TEST(ConfigSelection, MaskedGroupCountsTakeSharedMemory) {
   EXPECT_EQ(fixedSmemBytes(128, 128, p) - four, 4 * (512 - 4));
   p.kind = GemmKind::GroupedContiguous;
   EXPECT_EQ(fixedSmemBytes(128, 128, p), four - 4 * 4);
+}
+
+TEST(ConfigSelection, WeightGradientConfigs) {
+  // 1x128 B scales: each thread also holds its columns' scales (blockN/4
+  // registers) while it promotes.
+  EXPECT_EQ(consumerRegistersNeeded(128, 128, 2, BScaleGranularity::Row1x128),
+            consumerRegistersNeeded(128, 128, 2) + 32);
+  // f32 outputs: block N a multiple of 32 (swizzled 32-column staging
+  // chunks) unless the tile covers N; chosen configs fit the registers.
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{4096, 7168, 8192},
+                         {7168, 2112, 4096}, {24576, 1536, 4096}, {200, 24, 256},
+                         {512, 40, 1024}}) {
+    ProblemDesc p = normal(m, n, k);
+    p.out = OutType::F32;
+    p.bScale = BScaleGranularity::Row1x128;
+    KernelConfig c = selectConfig(p, TargetDesc(), kernelCapabilities());
+    EXPECT_EQ(checkConfig(c, p, TargetDesc()), "") << m << "x" << n;
+    int64_t n8 = (n + 7) / 8 * 8;
+    EXPECT_TRUE(c.blockN % 32 == 0 || c.blockN >= n8) << m << "x" << n << ": " << c.blockN;
+    EXPECT_LE(consumerRegistersNeeded(c.blockM, c.blockN, c.mathWarpgroups,
+                                      p.bScale),
+              consumerRegisterBudget(c.mathWarpgroups));
+  }
+  // The k-grouped problem: tiles of every group count.
+  ProblemDesc kg = normal(4096, 7168, 4096);
+  kg.kind = GemmKind::KGrouped;
+  kg.groups = 4;
+  kg.out = OutType::F32;
+  kg.bScale = BScaleGranularity::Row1x128;
+  KernelConfig c = selectConfig(kg, TargetDesc(), kernelCapabilities());
+  EXPECT_EQ(checkConfig(c, kg, TargetDesc()), "");
+  EXPECT_EQ(countTiles(c, kg), 4 * ((4096 + c.blockM - 1) / c.blockM) *
+                                   ((7168 + c.blockN - 1) / c.blockN));
 }

@@ -74,6 +74,23 @@ TEST(KernelKey, Text) {
   EXPECT_EQ(key().text().find('\n'), std::string::npos);
 }
 
+TEST(KernelKey, WeightGradientKeysDiffer) {
+  // The weight-gradient form, and k-grouped kernels of other M or groups,
+  // never share a cache entry with each other or the normal GEMM.
+  std::vector<GemmKernelKey> keys(5, key());
+  keys[1].wgrad = true;
+  keys[2].kind = dgemm::GemmKind::KGrouped;
+  keys[2].groups = 4;
+  keys[2].m = 4096;
+  keys[3] = keys[2];
+  keys[3].m = 2048;
+  keys[4] = keys[2];
+  keys[4].groups = 8;
+  for (size_t i = 0; i < keys.size(); ++i)
+    for (size_t j = i + 1; j < keys.size(); ++j)
+      EXPECT_NE(keys[i].text(), keys[j].text()) << i << j;
+}
+
 TEST(KernelKey, KernelIRKey) {
   std::string a = kernelIRKeyText("module {}", "dgemm-kernel-to-ptx", "v", "l");
   EXPECT_EQ(a, "kernel_ir fnv1a64=" + hex64(fnv1a64("module {}")) +
@@ -104,6 +121,32 @@ TEST(GemmModule, Text) {
       "    return\n"
       "  }\n"
       "}\n");
+}
+
+TEST(GemmModule, WeightGradientTexts) {
+  GemmKernelKey w = key();
+  w.wgrad = true;
+  std::string text = gemmModuleText(w);
+  EXPECT_NE(text.find("%sb: memref<7168x16xf32, strided<[1, ?]>>, %d: "
+                      "memref<?x7168xf32>"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("acc(%d : memref<?x7168xf32>) outs(%d : "
+                      "memref<?x7168xf32>) {recipe = #dgemm.recipe<a = 1x128, "
+                      "b = 1x128>, config = "),
+            std::string::npos)
+      << text;
+  GemmKernelKey kg = key();
+  kg.kind = dgemm::GemmKind::KGrouped;
+  kg.groups = 4;
+  kg.m = 4096;
+  text = gemmModuleText(kg);
+  EXPECT_NE(text.find("dgemm.k_grouped_gemm ins(%a, %sa, %b, %sb : "
+                      "memref<?xf8E4M3FN>, memref<?x4096xf32>, "
+                      "memref<?xf8E4M3FN>, memref<?x7168xf32>) ks(%ks : "
+                      "memref<4xi32>) outs(%d : memref<4x4096x7168xf32>)"),
+            std::string::npos)
+      << text;
 }
 
 } // namespace

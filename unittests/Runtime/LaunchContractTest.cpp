@@ -183,8 +183,8 @@ TEST(LaunchContract, ParseMessages) {
   // Well-formed text, invalid values: checkContract's messages.
   EXPECT_EQ(parseError(withLine(2, "block 0")),
             "launch contract text: block = 0 is not in [1, 1024]");
-  EXPECT_EQ(parseError(withLine(10, "layout 3")),
-            "launch contract text: layout = 3 is not in [0, 2]");
+  EXPECT_EQ(parseError(withLine(10, "layout 6")),
+            "launch contract text: layout = 6 is not in [0, 5]");
   EXPECT_EQ(parseError(withLine(
                 13, "param tensor_map operand=0 dtype=u8 swizzle=128 dims=1,0 "
                     "box=256,128")),
@@ -256,3 +256,65 @@ TEST(LaunchContract, DtypeBytes) {
 }
 
 } // namespace
+
+namespace {
+/// The k-grouped kernel's contract: a group table, scale maps, D's map.
+LaunchContract kGroupedSample() {
+  LaunchContract c = sample();
+  c.kernelName = "dgemm_k_grouped_m512_g3_n1024_bm128_bn128_s4_g4_c132";
+  c.k = 0;
+  c.layout = kLayoutKGrouped;
+  c.groups = 3;
+  ContractParam table;
+  table.kind = ParamKind::GroupTable;
+  table.operand = 0;
+  table.operandB = 2;
+  table.box = {128, 128};
+  table.swizzle = 128;
+  table.dtype = "u8";
+  c.params = {table, tensorMap(1, {1, 0}, {128, 1}, 0, "f32"),
+              tensorMap(3, {1, 0}, {128, 1}, 0, "f32"),
+              tensorMap(5, {2, 1, 0}, {32, 128, 1}, 128, "f32")};
+  return c;
+}
+} // namespace
+
+TEST(LaunchContract, GroupTableRoundTrip) {
+  LaunchContract c = kGroupedSample();
+  ASSERT_EQ(checkContract(c), "");
+  std::string text = printContract(c);
+  EXPECT_NE(text.find("param group_table operand=0 operand_b=2 swizzle=128 "
+                      "box=128,128\n"),
+            std::string::npos)
+      << text;
+  LaunchContract back;
+  ASSERT_TRUE(parseContract(text, back).ok()) << text;
+  EXPECT_EQ(back, c);
+}
+
+TEST(LaunchContract, GroupTableCheckMessages) {
+  auto check = [](auto edit) {
+    LaunchContract c = kGroupedSample();
+    edit(c.params[0]);
+    return checkContract(c);
+  };
+  EXPECT_EQ(check([](ContractParam &p) { p.operandB = 9; }),
+            "param 0 (group_table): operand_b = 9 is not in [0, 7]");
+  EXPECT_EQ(check([](ContractParam &p) { p.box = {128}; }),
+            "param 0 (group_table): takes two box extents (rows of A's and "
+            "B's boxes) and no dims");
+  EXPECT_EQ(check([](ContractParam &p) { p.box = {128, 300}; }),
+            "param 0 (group_table): box extent 300 is not in [1, 256]");
+  EXPECT_EQ(check([](ContractParam &p) { p.swizzle = 64; }),
+            "param 0 (group_table): swizzle must be 128 (boxes of 128 K bytes)");
+  LaunchContract bad;
+  std::string text = printContract(kGroupedSample());
+  std::string broken = text;
+  broken.replace(broken.find("operand_b=2"), 11, "operandb=2");
+  Status s = parseContract(broken, bad);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("expected 'param group_table operand=<i> "
+                             "operand_b=<i> swizzle=<n> box=<n,n>'"),
+            std::string::npos)
+      << s.message();
+}
