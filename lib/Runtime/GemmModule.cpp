@@ -82,13 +82,15 @@ std::string wgradModule(const GemmKernelKey &key) {
          "}\n";
 }
 
-/// k-grouped: flat A and B, scales [sum(k_g)/128, M|N] (rows dynamic), ks
+/// k-grouped: flat A and B, scales [sum(k_g)/128, M|N] (rows and row
+/// stride dynamic), ks
 /// memref<Gxi32>, D memref<GxMxNxf32>.
 std::string kGroupedModule(const GemmKernelKey &key) {
   std::string g = str(key.groups), m = str(key.m), n = str(key.n);
   std::string flat = "memref<?xf8E4M3FN>";
-  std::string saType = "memref<?x" + m + "xf32>";
-  std::string sbType = "memref<?x" + n + "xf32>";
+  // Rows of scales at any 16-byte aligned stride (M or N padded to 4).
+  std::string saType = "memref<?x" + m + "xf32, strided<[?, 1]>>";
+  std::string sbType = "memref<?x" + n + "xf32, strided<[?, 1]>>";
   std::string ksType = "memref<" + g + "xi32>";
   std::string dType = "memref<" + g + "x" + m + "x" + n + "xf32>";
   return "module {\n"

@@ -148,27 +148,35 @@ class WgradOnStub(S.OnStubLibrary):
 
 
 class WgradOnRealLibrary(unittest.TestCase):
-    """Without a GPU the real library still checks, then fails to open CUDA
-    with a clear message (never a crash)."""
+    """Without a driver the real library still checks, then fails to open
+    CUDA with a clear message (never a crash). In a child process: the
+    driver is looked up once per process."""
 
     def test_no_driver(self):
+        import os
+        import subprocess
+        import sys
         path, why = S.find_real_library()
         if path is None:
             self.skipTest(why)
-        import os
-        saved = os.environ.get("DGEMM_CUDA_DRIVER")
-        os.environ["DGEMM_CUDA_DRIVER"] = "/nonexistent/libcuda.so.1"
-        try:
-            with S.LibEnv(path):
-                with self.assertRaisesRegex(DgemmError, "DGEMM_ERROR_NO_DRIVER"):
-                    call_wgrad(wgrad_operands(), stream=0)
-                with self.assertRaisesRegex(DgemmError, "DGEMM_ERROR_NO_DRIVER"):
-                    call_kgrouped(kgrouped_operands(), stream=0)
-        finally:
-            if saved is None:
-                os.environ.pop("DGEMM_CUDA_DRIVER", None)
-            else:
-                os.environ["DGEMM_CUDA_DRIVER"] = saved
+        code = (
+            "import sys\n"
+            "sys.path[:0] = %r\n"
+            "import test_wgrad as T, dgemm\n"
+            "for call, ops in ((T.call_wgrad, T.wgrad_operands()),\n"
+            "                  (T.call_kgrouped, T.kgrouped_operands())):\n"
+            "    try:\n"
+            "        call(ops, stream=0)\n"
+            "        print('no error')\n"
+            "    except dgemm.DgemmError as e:\n"
+            "        print('DgemmError', 'DGEMM_ERROR_NO_DRIVER' in str(e))\n"
+            % (sys.path[:4] + [os.path.dirname(os.path.abspath(__file__))],))
+        env = dict(os.environ, DGEMM_LIB=str(path),
+                   DGEMM_CUDA_DRIVER="/nonexistent/libcuda.so.1")
+        r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                           text=True, timeout=120)
+        self.assertEqual(r.stdout.split("\n")[:2], ["DgemmError True"] * 2,
+                         r.stdout + r.stderr)
 
 
 if __name__ == "__main__":

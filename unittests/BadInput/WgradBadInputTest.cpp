@@ -100,6 +100,14 @@ TEST(WgradBadInput, KGrouped) {
                         "valid operands (G=3, k_g = 256, 0, 384, M=200, N=136)",
                         DGEMM_OK, "", {}, kGrouped([](KGrouped &) {}));
   EXPECT_EQ(o.launches, 1);
+  o = expectRow("dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt", "none",
+                "M = 198 with scale rows padded to 200 floats", DGEMM_OK, "", {},
+                kGrouped([](KGrouped &k) {
+                  k.d = dense(0x500000, DGEMM_DTYPE_F32, {3, 198, 136});
+                  k.a.shape[0] = 198 * 640;
+                  k.sa = matrix(0x200000, DGEMM_DTYPE_F32, 5, 198, 200, 1);
+                }));
+  EXPECT_EQ(o.launches, 1);
   o = expectRow("dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt", "zero", "every k_g = 0 (nothing to add)", DGEMM_OK, "", {},
                 kGrouped([](KGrouped &k) {
                   k.ks = {0, 0, 0};

@@ -142,8 +142,9 @@ TEST(GemmModule, WeightGradientTexts) {
   kg.m = 4096;
   text = gemmModuleText(kg);
   EXPECT_NE(text.find("dgemm.k_grouped_gemm ins(%a, %sa, %b, %sb : "
-                      "memref<?xf8E4M3FN>, memref<?x4096xf32>, "
-                      "memref<?xf8E4M3FN>, memref<?x7168xf32>) ks(%ks : "
+                      "memref<?xf8E4M3FN>, memref<?x4096xf32, strided<[?, "
+                      "1]>>, memref<?xf8E4M3FN>, memref<?x7168xf32, "
+                      "strided<[?, 1]>>) ks(%ks : "
                       "memref<4xi32>) outs(%d : memref<4x4096x7168xf32>)"),
             std::string::npos)
       << text;
