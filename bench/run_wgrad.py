@@ -244,8 +244,9 @@ def main(argv=None):
             out.write(line + "\n")
             out.flush()
 
+    import datetime
     emit(dict(kind="meta", commit=RB.commit_id(), device=torch.cuda.get_device_name(),
-              torch=torch.__version__))
+              torch=torch.__version__, date=datetime.date.today().isoformat()))
     rnd = random.Random(args.seed)
     if args.sanitize:
         args.no_time = True

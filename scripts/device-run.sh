@@ -200,6 +200,7 @@ torch.cuda.get_device_capability(0))' || true
     if [ -s "$OUT/bench.jsonl" ]; then
       local grouped_arg=()
       [ -s "$OUT/grouped.jsonl" ] && grouped_arg=(--grouped "$OUT/grouped.jsonl")
+      [ -s "$OUT/wgrad.jsonl" ] && grouped_arg+=(--wgrad "$OUT/wgrad.jsonl")
       python3 scripts/gen_results.py "$OUT/bench.jsonl" --warm "$OUT/bench-warm.jsonl" \
         "${grouped_arg[@]}" --compile-times "$OUT/compile-times.jsonl" \
         --out "$OUT/RESULTS.md" 2>&1

@@ -505,6 +505,8 @@ def main(argv=None):
                     help="compute-sanitizer logs and sanitizer_planted.py's log: a section")
     ap.add_argument("--grouped", type=Path,
                     help="JSON lines of bench/run_grouped.py: appends the m-grouped section")
+    ap.add_argument("--wgrad", type=Path,
+                    help="JSON lines of bench/run_wgrad.py: appends the weight-gradient section")
     ap.add_argument("--svg", type=Path, default=None,
                     help="bar chart of TFLOPS per shapes.csv shape (default: tflops.svg beside "
                          "--out; '' for none)")
@@ -525,6 +527,10 @@ def main(argv=None):
         import grouped_results
         text = text.rstrip("\n") + "\n\n" + grouped_results.render(
             read_jsonl(args.grouped), args.grouped.name, (deepgemm or {}).get("rows"))
+    if args.wgrad and args.wgrad.is_file():
+        import wgrad_results
+        text = text.rstrip("\n") + "\n\n" + wgrad_results.render(
+            read_jsonl(args.wgrad), args.wgrad.name)
     if args.sanitizer_logs:
         import sanitizer_results
         text = text.rstrip("\n") + "\n\n" + sanitizer_results.render(args.sanitizer_logs)
