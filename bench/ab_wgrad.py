@@ -3,7 +3,9 @@
 """A/B of weight-gradient kernel variants in one process: for each shape, the
 dgemm IR of the runtime's wgrad kernel (GemmModule's form, M static here)
 with the config dgemm-select-config picks, and variants with other configs
-and wgmma-parts, each lowered by dgemm-opt (dgemm-lower-to-kernel), launched
+and wgmma-parts (configs whose column scales do not fit the registers
+release each stage after the promotion), and the selected config with
+early and late release, each lowered by dgemm-opt (dgemm-lower-to-kernel), launched
 through launch_wgrad_kernel_ir, checked against run_wgrad.py's reference
 and timed alternately (3 rounds) with the benchmark's harness.
 
@@ -50,10 +52,10 @@ def variants(m, n, k):
     selected = run_opt(wgrad_ir(m, n, k), SELECT)
     cfg = re.search(r"config = (#dgemm\.config<[^>]*>)", selected).group(1)
     out = {}
-    for parts in (1, 2):
-        out["selected %s parts=%d" % (cfg, parts)] = run_opt(
-            selected, "--dgemm-lower-to-kernel=wgmma-parts=%d" % parts)
-    for bm, bn, st in ((128, 144, 4), (128, 96, 6), (64, 128, 7)):
+    for release in ("early", "late"):
+        out["selected %s %s" % (cfg, release)] = run_opt(
+            selected, "--dgemm-lower-to-kernel=column-scale-release=%s" % release)
+    for bm, bn, st in ((128, 192, 3), (128, 160, 3), (64, 192, 5), (128, 144, 4)):
         c = re.sub(r"block_m = \d+", "block_m = %d" % bm, cfg)
         c = re.sub(r"block_n = \d+", "block_n = %d" % bn, c)
         c = re.sub(r"stages = \d+", "stages = %d" % st, c)

@@ -278,7 +278,10 @@ int64_t dgemm::consumerRegistersNeeded(int64_t blockM, int64_t blockN,
   int64_t wavesPerWarpgroup =
       ceilDiv(std::max<int64_t>(rowsPerWarpgroup, 1), 64);
   // 1x128 recipe: the thread's columns' B scales of the K block (two per
-  // 8-column group) are held while it promotes.
+  // 8-column group) held while it promotes, when the stage is released
+  // before the promotion (the kernel releases it after the promotion
+  // instead when these do not fit: KernelLayout::lateRelease; the config
+  // checks count the fresh tile and the total only, see checkConfig).
   int64_t columnScales =
       bScale == BScaleGranularity::Row1x128 ? blockN / 4 : 0;
   return 2 * wavesPerWarpgroup * blockN / 2 + columnScales + kRegisterReserve;
@@ -367,7 +370,7 @@ std::string dgemm::checkConfig(const KernelConfig &c, const ProblemDesc &p,
            str(c.mathWarpgroups);
 
   int64_t needed =
-      consumerRegistersNeeded(c.blockM, c.blockN, c.mathWarpgroups, p.bScale);
+      consumerRegistersNeeded(c.blockM, c.blockN, c.mathWarpgroups);
   int64_t budget = consumerRegisterBudget(c.mathWarpgroups);
   if (needed > budget)
     return "block_m = " + str(c.blockM) + ", block_n = " + str(c.blockN) +
@@ -441,6 +444,8 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t,
       continue;
     int64_t warpgroups = mathWarpgroupsFor(blockM);
     for (int64_t blockN = minBlockN; blockN <= maxBlockN; blockN += 8) {
+      // 1x128 recipe: configs whose column scales fit the registers too
+      // (early release: measured faster than late, bench/ab_wgrad.py).
       if (consumerRegistersNeeded(blockM, blockN, warpgroups, p.bScale) >
           consumerRegisterBudget(warpgroups))
         continue;

@@ -31,8 +31,11 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
 
     The kernel carries the launch contract `dgemm.launch`
     (docs/launch-contract.md). Host functions left empty are removed.
-    Supported now: E4M3 operands, the 1x128 x 128x128 recipe, bf16 D,
-    block M 64 or 128, cluster 1; other ops get an error.
+    Supported: E4M3 operands; dgemm.gemm with either recipe and a bf16 or
+    f32 D (an accumulate input only when it is D itself: D += A * B^T by TMA
+    reduce-add); dgemm.grouped_gemm; dgemm.k_grouped_gemm (at most 120
+    groups); block M 64 or 128; clusters (multicast of A) for the bf16
+    1x128 x 128x128 forms only; other ops get an error.
 
     `wgmma-parts` splits each consumer's tile columns into that many wgmma
     chains (of at least 32 columns, whole 8-column groups), each committed on
@@ -47,6 +50,12 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
   let options = [
     Option<"wgmmaParts", "wgmma-parts", "int64_t", /*default=*/"1",
            "Most wgmma chains to split a tile's columns into">,
+    Option<"columnScaleRelease", "column-scale-release", "std::string",
+           /*default=*/"\"auto\"",
+           "1x128 recipe: when a consumer releases a stage, 'early' (its "
+           "columns' B scales loaded into registers first) or 'late' (after "
+           "the promotion, which reads them); 'auto': early when the "
+           "registers allow">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",

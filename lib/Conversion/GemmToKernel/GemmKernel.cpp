@@ -524,11 +524,13 @@ private:
           // The part's columns' B scales come out of the stage before the
           // last part releases it.
           SmallVector<Value> pairs = loadColumnScales(s, lane, p * partN, partN);
-          if (p == parts - 1)
+          if (p == parts - 1 && !l.lateRelease)
             releaseStage(s, lane);
           results.push_back(PromoteColsOp::create(
               b, loc, fragment, kLoop.getRegionIterArgs()[1 + p], accs[p],
               sa0, sa1, pairs));
+          if (p == parts - 1 && l.lateRelease)
+            releaseStage(s, lane);
           continue;
         }
         if (p == parts - 1) {

@@ -22,6 +22,13 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c,
   l.perRowB = p.bScale == ::dgemm::BScaleGranularity::Row1x128;
   l.f32Out = p.out == ::dgemm::OutType::F32;
   l.accumulate = accumulate && l.f32Out;
+  // Early release needs the columns' scales in registers on top of the
+  // fresh tile and the total.
+  l.lateRelease =
+      l.perRowB &&
+      ::dgemm::consumerRegistersNeeded(c.blockM, c.blockN, c.mathWarpgroups,
+                                       p.bScale) >
+          ::dgemm::consumerRegisterBudget(c.mathWarpgroups);
   l.m = p.m;
   l.blockM = c.blockM;
   l.blockN = c.blockN;

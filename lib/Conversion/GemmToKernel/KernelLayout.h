@@ -56,6 +56,10 @@ struct KernelLayout {
   bool perRowB = false;
   bool f32Out = false;
   bool accumulate = false;
+  /// 1x128 recipe: the consumers release a stage after the promotion (which
+  /// reads the columns' B scales from it) instead of before (scales loaded
+  /// into registers first: blockN/4 more registers while promoting).
+  bool lateRelease = false;
   /// k-grouped only: the static M (rows of every D[g]).
   int64_t m = 0;
   int64_t dOff, aOff, bOff, sfaOff, sfbOff, barOff, countOff, smemBytes;

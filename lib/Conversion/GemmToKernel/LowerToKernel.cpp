@@ -111,7 +111,7 @@ static std::string kernelName(const KernelLayout &l) {
          (l.cluster > 1 ? "_mca" : "") +
          (l.nParts > 1 ? "_p" + std::to_string(l.nParts) : "") +
          (l.perRowB ? "_sb1x128" : "") + (l.f32Out ? "_f32" : "") +
-         (l.accumulate ? "_acc" : "");
+         (l.accumulate ? "_acc" : "") + (l.lateRelease ? "_lr" : "");
 }
 
 /// The module's kernel container, created on first use with the sm_90a
@@ -143,6 +143,13 @@ struct LowerToKernelPass
     : public mlir::dgemm::impl::DGEMMLowerToKernelBase<LowerToKernelPass> {
   using Base::Base;
   void runOnOperation() override {
+    if (columnScaleRelease != "auto" && columnScaleRelease != "early" &&
+        columnScaleRelease != "late") {
+      getOperation().emitError()
+          << "column-scale-release must be auto, early or late, got '"
+          << columnScaleRelease << "'";
+      return signalPassFailure();
+    }
     if (wgmmaParts < 1 || wgmmaParts > 8) {
       getOperation().emitError()
           << "wgmma-parts must be in [1, 8], got "
@@ -180,6 +187,8 @@ struct LowerToKernelPass
       KernelLayout layout = KernelLayout::get(
           config, p, wgmmaParts,
           /*accumulate=*/(normal && normal.getC()) || isa<KGroupedGemmOp>(op));
+      if (layout.perRowB && columnScaleRelease != "auto")
+        layout.lateRelease = columnScaleRelease == "late";
       int64_t smemLimit = gemm.getEffectiveTarget().getSmem();
       if (layout.smemBytes > smemLimit) {
         op->emitOpError() << "cannot be lowered: the kernel needs "
