@@ -8,6 +8,7 @@ alternately (3 rounds) with the benchmark's harness.
 
   DGEMM_OPT=.../dgemm-opt PYTHONPATH=python python3 bench/ab_kernel_ir.py 4096,7168,16384
   ... bench/ab_kernel_ir.py --parts-only --normal   # wgmma-parts 1 vs 2, 18 shapes
+  ... bench/ab_kernel_ir.py --pingpong --normal      # consumer-order none vs pingpong
 """
 import re
 import subprocess
@@ -21,15 +22,18 @@ import run_bench  # noqa: E402
 import sweep  # noqa: E402
 
 
-def lower(ir, parts):
+def lower(ir, parts, extra=""):
     sel = subprocess.run([sweep.DGEMM_OPT, "--dgemm-select-config=multicast=false multicast-b=false max-block-m=128"],
                          input=ir, capture_output=True, text=True, check=True).stdout
-    return subprocess.run([sweep.DGEMM_OPT, "--dgemm-lower-to-kernel=wgmma-parts=%d" % parts],
+    return subprocess.run([sweep.DGEMM_OPT, "--dgemm-lower-to-kernel=wgmma-parts=%d%s" % (parts, extra)],
                           input=sel, capture_output=True, text=True, check=True).stdout
 
 
-def variants(m, n, k, parts_only=False):
+def variants(m, n, k, parts_only=False, pingpong=False):
     ir = ab_epilogue.run_bench_ir(m, n, k)
+    if pingpong:
+        return {"default": lower(ir, 1),
+                "consumer-order=pingpong": lower(ir, 1, " consumer-order=pingpong")}
     base = lower(ir, 2)
     out = {"default": base, "wgmma-parts=1": lower(ir, 1)}
     if parts_only:
@@ -44,12 +48,13 @@ def main(argv):
     dgemm = run_bench.import_dgemm()
     timer = run_bench.Timer(torch, iters=15, warmup=3)
     parts_only = "--parts-only" in argv
+    pingpong = "--pingpong" in argv
     args = [a for a in argv if not a.startswith("--")]
     if "--normal" in argv:
         args += ["%d,%d,%d" % (s["m"], s["n"], s["k"]) for s in run_bench.read_shapes()]
     for arg in args or ["4096,7168,16384"]:
         m, n, k = map(int, arg.split(","))
-        v = variants(m, n, k, parts_only)
+        v = variants(m, n, k, parts_only, pingpong)
         ab_epilogue.print_times(arg, m, n, k, ab_epilogue.time_variants(torch, dgemm, timer, m, n, k, v))
     return 0
 

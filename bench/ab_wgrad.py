@@ -53,17 +53,19 @@ def variants(m, n, k):
     cfg = re.search(r"config = (#dgemm\.config<[^>]*>)", selected).group(1)
     out = {}
     for release in ("early", "late"):
-        out["selected %s %s" % (cfg, release)] = run_opt(
-            selected, "--dgemm-lower-to-kernel=column-scale-release=%s" % release)
-    for bm, bn, st in ((128, 192, 3), (128, 160, 3), (64, 192, 5), (128, 144, 4)):
+        for order in ("none", "pingpong"):
+            out["selected %s %s %s" % (cfg, release, order)] = run_opt(
+                selected, "--dgemm-lower-to-kernel=column-scale-release=%s consumer-order=%s"
+                % (release, order))
+    for bm, bn, st in ((128, 192, 3),):
         c = re.sub(r"block_m = \d+", "block_m = %d" % bm, cfg)
         c = re.sub(r"block_n = \d+", "block_n = %d" % bn, c)
         c = re.sub(r"stages = \d+", "stages = %d" % st, c)
         c = re.sub(r"math_warpgroups = \d+", "math_warpgroups = %d" % (bm // 64), c)
-        for parts in (1, 2):
+        for order in ("none", "pingpong"):
             try:
-                out["%dx%d s%d parts=%d" % (bm, bn, st, parts)] = run_opt(
-                    wgrad_ir(m, n, k, c), "--dgemm-lower-to-kernel=wgmma-parts=%d" % parts)
+                out["%dx%d s%d %s" % (bm, bn, st, order)] = run_opt(
+                    wgrad_ir(m, n, k, c), "--dgemm-lower-to-kernel=consumer-order=%s" % order)
             except subprocess.CalledProcessError as e:
                 print(json.dumps(dict(m=m, n=n, k=k, variant=c, skipped=e.stderr[-300:])),
                       flush=True)

@@ -56,6 +56,12 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "columns' B scales loaded into registers first) or 'late' (after "
            "the promotion, which reads them); 'auto': early when the "
            "registers allow">,
+    Option<"consumerOrder", "consumer-order", "std::string",
+           /*default=*/"\"none\"",
+           "Two consumer warpgroups: 'pingpong' makes them issue each K "
+           "block's wgmmas in turn (named barriers 3 and 4), so that one "
+           "promotes while the tensor cores run the other's; 'none': no "
+           "ordering">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",

@@ -455,6 +455,21 @@ private:
     auto fragment = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
     Value sfb = l.kGrouped() ? Value() : fn.getArgument(kSFBPtr);
 
+    // Ping-pong: warpgroup w issues its K block's wgmmas after the other
+    // one issued the previous (named barrier 3 + w: "w may issue", 128
+    // arrivals of the other warpgroup + 128 waiters). Warpgroup 1 lets
+    // warpgroup 0 go first; warpgroup 0 takes that extra turn after its
+    // last tile so that every arrival is consumed.
+    Value myTurn, otherTurn, isWG0;
+    if (l.pingpong) {
+      isWG0 = k.eq(wg, k.c32(0));
+      myTurn = k.add(k.c32(3), wg);
+      otherTurn = k.sub(k.c32(4), wg);
+      auto first = scf::IfOp::create(b, loc, k.eq(wg, k.c32(1)), false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(first.thenBlock());
+      NVVM::BarrierArriveOp::create(b, loc, k.c32(3), k.c32(256));
+    }
     tileLoop([&](Value mBlock, Value nBlock, Value group, Value it) {
       Value m0 = k.mul(mBlock, k.c32(l.blockM));
       Value n0 = k.mul(nBlock, k.c32(l.blockN));
@@ -507,6 +522,9 @@ private:
       Value aTile = k.byteAt(stageBuffer(l.aOff, l.aStageBytes, s),
                              k.mul(wg, k.c32(64 * 128)));
       Value bTile = stageBuffer(l.bOff, l.bStageBytes, s);
+      if (l.pingpong)
+        NVVM::BarrierOp::create(b, loc, Type(), myTurn, k.c32(256), nullptr,
+                                Value());
       NVVM::WgmmaFenceAlignedOp::create(b, loc);
       SmallVector<Value> accs;
       for (int64_t p = 0; p < parts; ++p) {
@@ -516,6 +534,8 @@ private:
             b.getI32IntegerAttr(partN)));
         NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
       }
+      if (l.pingpong)
+        NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
       SmallVector<Value> results = {k.add(i, k.c32(1))};
       for (int64_t p = 0; p < parts; ++p) {
         NVVM::WgmmaWaitGroupSyncOp::create(
@@ -573,6 +593,13 @@ private:
       }
       return kLoop.getResult(0);
     });
+    if (l.pingpong) {
+      auto last = scf::IfOp::create(b, loc, isWG0, false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(last.thenBlock());
+      NVVM::BarrierOp::create(b, loc, Type(), k.c32(3), k.c32(256), nullptr,
+                              Value());
+    }
     // The last tile's TMA store must have read its staging tile before the
     // CTA's shared memory goes away.
     auto last = scf::IfOp::create(b, loc, k.eq(tid, k.c32(0)), false);

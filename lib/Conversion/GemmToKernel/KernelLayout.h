@@ -60,6 +60,9 @@ struct KernelLayout {
   /// reads the columns' B scales from it) instead of before (scales loaded
   /// into registers first: blockN/4 more registers while promoting).
   bool lateRelease = false;
+  /// Two consumer warpgroups issue each K block's wgmmas in turn (warpgroup
+  /// 0 first), handing over through named barriers 3 and 4.
+  bool pingpong = false;
   /// k-grouped only: the static M (rows of every D[g]).
   int64_t m = 0;
   int64_t dOff, aOff, bOff, sfaOff, sfbOff, barOff, countOff, smemBytes;

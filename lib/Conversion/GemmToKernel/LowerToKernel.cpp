@@ -111,7 +111,8 @@ static std::string kernelName(const KernelLayout &l) {
          (l.cluster > 1 ? "_mca" : "") +
          (l.nParts > 1 ? "_p" + std::to_string(l.nParts) : "") +
          (l.perRowB ? "_sb1x128" : "") + (l.f32Out ? "_f32" : "") +
-         (l.accumulate ? "_acc" : "") + (l.lateRelease ? "_lr" : "");
+         (l.accumulate ? "_acc" : "") + (l.lateRelease ? "_lr" : "") +
+         (l.pingpong ? "_pp" : "");
 }
 
 /// The module's kernel container, created on first use with the sm_90a
@@ -148,6 +149,12 @@ struct LowerToKernelPass
       getOperation().emitError()
           << "column-scale-release must be auto, early or late, got '"
           << columnScaleRelease << "'";
+      return signalPassFailure();
+    }
+    if (consumerOrder != "none" && consumerOrder != "pingpong") {
+      getOperation().emitError()
+          << "consumer-order must be none or pingpong, got '" << consumerOrder
+          << "'";
       return signalPassFailure();
     }
     if (wgmmaParts < 1 || wgmmaParts > 8) {
@@ -189,6 +196,7 @@ struct LowerToKernelPass
           /*accumulate=*/(normal && normal.getC()) || isa<KGroupedGemmOp>(op));
       if (layout.perRowB && columnScaleRelease != "auto")
         layout.lateRelease = columnScaleRelease == "late";
+      layout.pingpong = consumerOrder == "pingpong" && layout.consumers == 2;
       int64_t smemLimit = gemm.getEffectiveTarget().getSmem();
       if (layout.smemBytes > smemLimit) {
         op->emitOpError() << "cannot be lowered: the kernel needs "
