@@ -330,8 +330,9 @@ class Rules:
 
     @staticmethod
     def registers_ok(bm, bn, mwg, per_row=False):
-        """Fresh tile and total, a reserve of 40, and with 1x128 B scales
-        the columns' scales of a K block (bn / 4)."""
+        """Fresh tile and total, a reserve of 40, and (what the selection
+        asks of 1x128 B scales, early release) the columns' scales of a K
+        block (bn / 4); a config is valid without the latter (late release)."""
         rows = bm // mwg
         need = cdiv(max(rows, 1), 64) * bn + 40 + (bn // 4 if per_row else 0)
         return need <= {1: 240, 2: 232}[mwg]
@@ -350,7 +351,7 @@ class Rules:
             return "block_m 256 contiguous"
         if k["mwg"] != (1 if bm == 64 else 2):
             return "math_warpgroups"
-        if not Rules.registers_ok(bm, bn, k["mwg"], p["per_row"]):
+        if not Rules.registers_ok(bm, bn, k["mwg"]):
             return "registers"
         if not p["per_row"] and not Rules.scale_span_ok(bn):
             return "scale blocks"
@@ -480,7 +481,14 @@ class Rules:
         if Rules.problem_error(p):
             return False
         target = c.target[1:] if c.target else DEFAULT_TARGET
-        bn = min(16, max(8, round_up(p["n"], 8)))
+        n8 = max(8, round_up(p["n"], 8))
+        # The smallest block N the selection takes: 16; f32 outputs a
+        # multiple of 32, bf16 with K <= 4096 a multiple of 64 (or N).
+        bn = min(16, n8)
+        if p["out"] == "f32":
+            bn = min(32, n8)
+        elif p["k"] <= 4096:
+            bn = min(64, n8)
         return Rules.stages_that_fit(64, bn, p, target[1]) >= 3
 
     @staticmethod

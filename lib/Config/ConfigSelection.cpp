@@ -203,6 +203,10 @@ int64_t tileComputeCost(int64_t blockM, int64_t blockN) {
 /// A tile's fixed cost per K element, whatever its size (see the model).
 constexpr int64_t kTileFixedCost = 24576;
 
+/// Largest K whose bf16 kernels stage the epilogue in swizzled chunks (the
+/// lowering's rule, KernelLayout::dSwizzle).
+constexpr int64_t kSwizzledEpilogueMaxK = 4096;
+
 int64_t tileLoadCost(int64_t blockM, int64_t blockN) {
   return 64 * (blockM + blockN);
 }
@@ -456,6 +460,15 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t,
       // epilogue can stage 128-byte swizzled chunks; row-major f32 staging
       // has 8-way bank conflicts.
       if (p.out == OutType::F32 && blockN % 32 != 0 && blockN < nRounded)
+        continue;
+      // bf16 outputs with K <= 4096: block N a multiple of 64 (unless it
+      // covers N), whose epilogue stages swizzled 64-column chunks; the
+      // row-major staging of other widths has bank conflicts that cost
+      // most when a tile has few K blocks (the grouped sweep: masked
+      // 7168x2048 with 2 and 4 groups ran 128x160 at 702 and 705 TFLOPS,
+      // 128x192 at 819 and 776, bench/sweep/2026-12-01-f60ef27-grouped).
+      if (p.out == OutType::BF16 && p.k <= kSwizzledEpilogueMaxK &&
+          blockN % 64 != 0 && blockN < nRounded)
         continue;
       Candidate c;
       c.blockM = blockM;

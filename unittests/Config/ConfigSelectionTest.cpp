@@ -162,9 +162,10 @@ TEST(ConfigSelection, HandComputedChoices) {
       // 16 x 24 = 384 tiles, 3 waves of 256*88 + 64*344 + F; 128x192:
       // 352 tiles, 3 waves of 45056 + F. 24 n blocks: multicast A.
       {normal(4096, 2112, 7168), 256, 88, Multicast::A, 128},
-      // 4 groups x 2 x 45 = 360 tiles, 3 waves of 38912; masked has no B
-      // multicast and m = 256 is below 512 anyway.
-      {masked(4, 256, 7168, 2048), 128, 160, Multicast::None, 120},
+      // K <= 4096, bf16: block N a multiple of 64 (swizzled epilogue).
+      // 4 groups x 2 x 38 = 304 tiles, 3 waves; masked has no B multicast
+      // and m = 256 is below 512 anyway.
+      {masked(4, 256, 7168, 2048), 128, 192, Multicast::None, 102},
       // 256 x 22 = 5632 tiles, 43 waves of 45056 (128x128: 63 of 32768).
       {contiguous(4, 8192, 4096, 7168), 128, 192, Multicast::A, 132},
   };
@@ -361,10 +362,13 @@ TEST(ConfigSelection, MulticastRules) {
   c = selectConfig(kg, t);
   EXPECT_EQ(c.multicast, Multicast::None);
   EXPECT_EQ(checkConfig(c, kg, t), "");
-  // Masked with an odd number of N blocks: no B multicast.
+  // Masked: never B multicast (38 N blocks of 192: A).
   ProblemDesc mk = masked(1, 1024, 7168, 2048);
   c = selectConfig(mk, t);
-  EXPECT_EQ(c.blockN, 160);
+  EXPECT_EQ(c.blockN, 192);
+  EXPECT_EQ(c.multicast, Multicast::A);
+  mk.n = 7168 + 192; // 39 N blocks: odd, and B multicast is not for masked
+  c = selectConfig(mk, t);
   EXPECT_EQ(c.multicast, Multicast::None);
   // Every clustered choice launches an even number of CTAs.
   for (const ProblemDesc &p : referenceShapes()) {
@@ -384,9 +388,9 @@ TEST(ConfigSelection, GridAndTileOrder) {
   EXPECT_EQ(c.blockN, 32);
   EXPECT_EQ(c.numSMs, 128);
   EXPECT_EQ(c.swizzleGroup, 1);
-  // 360 tiles in 3 waves: 120 CTAs keep the 3 waves.
+  // 304 tiles in 3 waves: 102 CTAs keep the 3 waves.
   c = selectConfig(masked(1, 1024, 7168, 2048), t);
-  EXPECT_EQ(c.numSMs, 120);
+  EXPECT_EQ(c.numSMs, 102);
   EXPECT_EQ(c.swizzleGroup, 16);
   // Fewer N blocks than 16: the group is all of them.
   c = selectConfig(normal(8192, 256, 7168), t);
