@@ -21,7 +21,9 @@ def render(paths):
            "From the logs of `scripts/device-run.sh` with `SANITIZE=1` (raw logs in "
            "`bench/results/`). Normal kernels: `bench/run_bench.py --sanitize` (2 small "
            "shapes); grouped: `bench/run_grouped.py --sanitize` (a contiguous and a masked "
-           "case with an empty group). Planted bugs: `bench/sanitizer_planted.py`.", "",
+           "case with an empty group); weight gradient: `bench/run_wgrad.py --sanitize` (small "
+           "wgrad and k-grouped cases, empty groups included). Planted bugs: "
+           "`bench/sanitizer_planted.py`.", "",
            "| log | tool | run | summary |", "|---|---|---|---|"]
     planted = []
     for p in paths:
@@ -35,9 +37,11 @@ def render(paths):
         tool = next((t for t in _TOOLS if t in p.name), "?")
         runs = ("every reference shape (18 normal, 4 contiguous, 6 masked)"
                 if "memcheck-all" in p.name
+                else "weight gradient (wgrad and k-grouped, small cases)"
+                if "wgrad" in p.name
                 else "grouped" if "grouped" in p.name else "normal")
         sums = summaries(text)
-        if tool in ("synccheck", "initcheck") and len(sums) == 2:
+        if tool in ("synccheck", "initcheck") and len(sums) == 2 and "wgrad" not in p.name:
             out.append("| `%s` | %s | normal | %s |" % (p.name, tool, sums[0]))
             out.append("| `%s` | %s | grouped | %s |" % (p.name, tool, sums[1]))
             continue
