@@ -22,7 +22,11 @@ M_max = the largest size rounded up to 64; rows at or past masked_m[g] must
 still hold their NaN. Valid rows are checked against the float64 reference
 of their group (every row for groups up to 512 rows, else 512 rows: the
 first and last 128 and 256 in between, drawn at random). A masked case is
-also captured in a CUDA graph and replayed with new masked_m values.
+also captured in a CUDA graph and replayed with new masked_m values. Every
+contiguous case without -1 blocks between groups is run again in the
+offsets form (m_grouped_gemm_fp8_fp8_bf16_nt_contiguous_offsets: each
+group's end row) into a NaN-poisoned D, which must equal the m_indices
+call's D bit for bit.
 
 TFLOPS = 2 x (valid rows) x N x K / median time. Peers in the same run:
 ``normal_same_work``: dgemm's normal GEMM with M = the valid rows (the
@@ -184,6 +188,33 @@ class Case:
             self.dgemm.m_grouped_gemm_fp8_fp8_bf16_nt_masked(
                 (self.a, self.sa_tma), (self.b, self.sb), self.d, self.masked_m,
                 self.expected_m)
+
+    def offsets(self):
+        """The contiguous layout's offsets form of the same segments (each
+        group's end row), or None when blocks of -1 lie between groups (the
+        offsets form has no such gaps)."""
+        ends, prev = [], 0
+        for s, size in zip(self.starts, self.sizes):
+            if s != RB.ceil_div(prev, 128) * 128:
+                return None
+            prev = s + size
+            ends.append(prev)
+        return self.torch.tensor(ends, dtype=self.torch.int32, device=RB.DEVICE)
+
+    def offsets_match(self):
+        """The offsets form run on a NaN-poisoned copy of D must give D
+        bit for bit (same kernel arithmetic; padding rows inside a computed
+        block take the block's group in both forms). None when the case
+        has no offsets form."""
+        off = self.offsets()
+        if off is None:
+            return None
+        torch = self.torch
+        d2 = torch.full_like(self.d, float("nan"))
+        self.dgemm.m_grouped_gemm_fp8_fp8_bf16_nt_contiguous_offsets(
+            (self.a, self.sa_tma), (self.b, self.sb), d2, off)
+        torch.cuda.synchronize()
+        return bool(torch.equal(d2.view(torch.int16), self.d.view(torch.int16)))
 
     def group_rows(self, gi):
         """(D rows, A rows, A scale rows) of group gi's valid rows."""
@@ -367,6 +398,10 @@ def main(argv=None):
             rec["valid_rows"] = case.valid_rows
             rec["check"] = case.check()
             rec["ok"] = rec["check"]["ok"]
+            if case.layout == "contiguous":
+                # The offsets form of the same segments must give the same D.
+                rec["offsets_match"] = case.offsets_match()
+                rec["ok"] = rec["ok"] and rec["offsets_match"] is not False
             if case.layout == "masked" and not graph_done and not args.sanitize:
                 rec["graph_replay"] = case.graph_replay()
                 rec["ok"] = rec["ok"] and rec["graph_replay"]["ok"]

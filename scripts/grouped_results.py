@@ -90,6 +90,12 @@ def render(records, source_name, deepgemm_rows=None):
                    "check; rows that must stay untouched: %d checked, %d written." % (
                        ok, len(rnd), sum(_t(r, "check", "untouched_rows") or 0 for r in cases),
                        sum(_t(r, "check", "untouched_written") or 0 for r in cases)))
+    offs = [r for r in cases if r.get("offsets_match") is not None]
+    if offs:
+        out.append("- Contiguous layout given by offsets (each group's end row) instead of "
+                   "m_indices: %d of %d cases give D bit for bit equal to the m_indices "
+                   "call (cases with -1 blocks between groups have no offsets form)." % (
+                       sum(1 for r in offs if r["offsets_match"]), len(offs)))
     graphs = [r for r in cases if r.get("graph_replay")]
     for r in graphs:
         g = r["graph_replay"]

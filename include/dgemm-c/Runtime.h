@@ -99,6 +99,18 @@ dgemm_status dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt(
     const dgemm_tensor *b_scale, const dgemm_tensor *d, const int64_t *ks,
     int64_t num_groups, void *stream);
 
+/* The contiguous layout with its groups given by their end rows instead of
+ * m_indices: offsets [G] i32 (device memory, contiguous), offsets[g] the
+ * end row (exclusive) of group g; group g starts at the first multiple of
+ * 128 at or after offsets[g-1] (row 0 for g = 0), rows between a group's end
+ * and the next group's start are padding. M blocks past the last group's
+ * end are skipped (D untouched there); other rules as
+ * dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous. */
+dgemm_status dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous_offsets(
+    const dgemm_tensor *a, const dgemm_tensor *a_scale, const dgemm_tensor *b,
+    const dgemm_tensor *b_scale, const dgemm_tensor *offsets,
+    const dgemm_tensor *d, void *stream);
+
 /* m-grouped GEMM, contiguous layout (MoE prefill / training forward): for
  * each row r of A [M_sum, K], D[r, :] = A[r, :] * B[g]^T with g =
  * m_indices[r] (i32 [M_sum], contiguous), B [G, N, K] e4m3 with B scales

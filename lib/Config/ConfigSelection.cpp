@@ -311,9 +311,12 @@ int64_t dgemm::fixedSmemBytes(int64_t blockM, int64_t blockN,
   int64_t bScaleBuffer = p.bScale == BScaleGranularity::Block128x128
                              ? roundUp(8 * std::max<int64_t>(p.k / 128, 1), 128)
                              : 0;
-  // The masked kernel keeps a copy of masked_m (one i32 per group).
+  // The masked kernel keeps a copy of masked_m, the contiguous one given by
+  // offsets a copy of them (one i32 per group).
   int64_t groupCounts =
-      p.kind == GemmKind::GroupedMasked ? 4 * std::max<int64_t>(p.groups, 1) : 0;
+      p.kind == GemmKind::GroupedMasked || p.groupOffsets
+          ? 4 * std::max<int64_t>(p.groups, 1)
+          : 0;
   return elementBytes * blockM * blockN + kSmemSlack + bScaleBuffer +
          groupCounts;
 }

@@ -439,8 +439,9 @@ Status launchKernelIR(const char *kernelIR, const GemmOperands &ops,
 /// grid is sized for every group full (the launch must not depend on
 /// masked_m); the kernel reads M_max.
 LaunchRequest groupedRequest(const GroupedOperands &ops,
-                             const GroupedShape &shape, bool masked,
+                             const GroupedShape &shape, int64_t layout,
                              int64_t blockM) {
+  const bool masked = layout == kLayoutMasked;
   LaunchRequest r;
   r.operands = {ops.a, ops.aScale, ops.b, ops.bScale, ops.groups, ops.d};
   r.gridM = masked ? shape.groups * ((shape.m + blockM - 1) / blockM) * blockM
@@ -448,7 +449,7 @@ LaunchRequest groupedRequest(const GroupedOperands &ops,
   r.paramM = shape.m;
   r.n = shape.n;
   r.k = shape.k;
-  r.layout = masked ? kLayoutMasked : kLayoutContiguous;
+  r.layout = layout;
   r.groups = shape.groups;
   return r;
 }
@@ -469,45 +470,50 @@ Status launchGroupedKernelIR(const char *kernelIR, const GroupedOperands &ops,
   if (!s.ok())
     return s;
   const LaunchContract &c = kernel->contract;
-  if (c.layout != kLayoutContiguous && c.layout != kLayoutMasked)
+  if (c.layout != kLayoutContiguous && c.layout != kLayoutMasked &&
+      c.layout != kLayoutContiguousOffsets)
     return Status::invalidArgument(
         "kernel " + c.kernelName +
         " is not an m-grouped kernel (its contract's layout is " +
         str(c.layout) + "); use dgemm_launch_kernel_ir");
-  const bool masked = c.layout == kLayoutMasked;
   GroupedShape shape;
-  if (!(s = validateGroupedFp8Bf16Nt(ops, masked, shape)).ok() ||
+  if (!(s = validateGroupedFp8Bf16Nt(ops, c.layout == kLayoutMasked, shape,
+                                     c.layout == kLayoutContiguousOffsets))
+           .ok() ||
       shape.m == 0)
     return s;
   DeviceSession session;
   if (!(s = session.open()).ok())
     return s;
-  return launch(session, kernel, groupedRequest(ops, shape, masked, c.blockM),
-                stream);
+  return launch(session, kernel,
+                groupedRequest(ops, shape, c.layout, c.blockM), stream);
 }
 
-/// An m-grouped GEMM: validate, choose the config (contiguous: for M_sum
-/// rows; masked: for expected_m rows per group), compile or fetch, launch.
-Status groupedGemm(const GroupedOperands &ops, bool masked, int64_t expectedM,
-                   void *stream) {
+/// An m-grouped GEMM (`layout`: kLayoutContiguous, kLayoutMasked or
+/// kLayoutContiguousOffsets): validate, choose the config (contiguous: for
+/// M_sum rows; masked: for expected_m rows per group), compile or fetch,
+/// launch.
+Status groupedGemm(const GroupedOperands &ops, int64_t layout,
+                   int64_t expectedM, void *stream) {
+  const bool masked = layout == kLayoutMasked;
+  const bool offsets = layout == kLayoutContiguousOffsets;
   if (masked && expectedM < 1)
     return Status::invalidArgument(
         "expected_m must be at least 1 (the expected rows per group), got " +
         str(expectedM));
   GroupedShape shape;
-  Status s = validateGroupedFp8Bf16Nt(ops, masked, shape);
+  Status s = validateGroupedFp8Bf16Nt(ops, masked, shape, offsets);
   if (!s.ok() || shape.m == 0)
     return s;
   DeviceSession session;
   if (!(s = session.open()).ok())
     return s;
-  PlanKey key = planKey(session, masked ? kLayoutMasked : kLayoutContiguous,
-                        shape.m, shape.n, shape.k, shape.groups,
-                        masked ? expectedM : 0);
+  PlanKey key = planKey(session, layout, shape.m, shape.n, shape.k,
+                        shape.groups, masked ? expectedM : 0);
   return plannedLaunch(
       session, key, shape.m,
       [&](const LaunchContract &c) {
-        return groupedRequest(ops, shape, masked, c.blockM);
+        return groupedRequest(ops, shape, layout, c.blockM);
       },
       [&](std::shared_ptr<const CompiledKernel> &kernel) {
         TargetDesc target = session.target();
@@ -518,6 +524,7 @@ Status groupedGemm(const GroupedOperands &ops, bool masked, int64_t expectedM,
         p.n = shape.n;
         p.k = shape.k;
         p.groups = shape.groups;
+        p.groupOffsets = offsets;
         KernelConfig config;
         Status c = chooseConfig(p, target, config);
         if (!c.ok())
@@ -526,7 +533,10 @@ Status groupedGemm(const GroupedOperands &ops, bool masked, int64_t expectedM,
             makeGemmKernelKey(shape.n, shape.k, config, target);
         kernelKey.kind = p.kind;
         kernelKey.groups = shape.groups;
-        std::string what = std::string(masked ? "masked" : "contiguous") +
+        kernelKey.groupOffsets = offsets;
+        std::string what = std::string(masked    ? "masked"
+                                       : offsets ? "contiguous (offsets)"
+                                                 : "contiguous") +
                            " G=" + str(shape.groups) +
                            (masked ? " M_max=" : " M_sum=") + str(shape.m) +
                            (masked ? " expected_m=" + str(p.m) : "") +
@@ -688,7 +698,15 @@ dgemm_status dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous(
     const dgemm_tensor *b_scale, const dgemm_tensor *m_indices,
     const dgemm_tensor *d, void *stream) {
   GroupedOperands ops{a, a_scale, b, b_scale, m_indices, d};
-  return finish(groupedGemm(ops, /*masked=*/false, 0, stream));
+  return finish(groupedGemm(ops, kLayoutContiguous, 0, stream));
+}
+
+dgemm_status dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous_offsets(
+    const dgemm_tensor *a, const dgemm_tensor *a_scale, const dgemm_tensor *b,
+    const dgemm_tensor *b_scale, const dgemm_tensor *offsets,
+    const dgemm_tensor *d, void *stream) {
+  GroupedOperands ops{a, a_scale, b, b_scale, offsets, d};
+  return finish(groupedGemm(ops, kLayoutContiguousOffsets, 0, stream));
 }
 
 dgemm_status dgemm_m_grouped_gemm_fp8_bf16_nt_masked(
@@ -696,7 +714,7 @@ dgemm_status dgemm_m_grouped_gemm_fp8_bf16_nt_masked(
     const dgemm_tensor *b_scale, const dgemm_tensor *masked_m,
     int64_t expected_m, const dgemm_tensor *d, void *stream) {
   GroupedOperands ops{a, a_scale, b, b_scale, masked_m, d};
-  return finish(groupedGemm(ops, /*masked=*/true, expected_m, stream));
+  return finish(groupedGemm(ops, kLayoutMasked, expected_m, stream));
 }
 
 dgemm_status dgemm_gemm_config(int64_t m, int64_t n, int64_t k, char *buf,

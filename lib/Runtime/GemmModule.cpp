@@ -123,12 +123,14 @@ std::string groupedModule(const GemmKernelKey &key) {
   } else {
     aType = "memref<?x" + k + "xf8E4M3FN>";
     saType = "memref<?x" + kb + "xf32, strided<[1, ?]>>";
-    groupsType = "memref<?xi32>";
+    groupsType = key.groupOffsets ? "memref<" + g + "xi32>" : "memref<?xi32>";
     dType = "memref<?x" + n + "xbf16>";
   }
   std::string bType = "memref<" + g + "x" + n + "x" + k + "xf8E4M3FN>";
   std::string sbType = "memref<" + g + "x" + nb + "x" + kb + "xf32>";
-  std::string layout = masked ? "masked" : "contiguous";
+  std::string layout = masked             ? "masked"
+                       : key.groupOffsets ? "contiguous_offsets"
+                                          : "contiguous";
   return "module {\n"
          "  func.func @dgemm_grouped_" +
          layout + "_g" + g + "_n" + n + "_k" + k + "(%a: " + aType +

@@ -51,7 +51,9 @@ std::string dgemm::runtime::formatConfigAttr(const KernelConfig &c) {
 std::string GemmKernelKey::text() const {
   std::string op = wgrad ? "wgrad_fp8_f32_nt" : "gemm_fp8_bf16_nt";
   if (kind == GemmKind::GroupedContiguous)
-    op = "m_grouped_contiguous_fp8_bf16_nt groups=" + str(groups);
+    op = std::string(groupOffsets ? "m_grouped_contiguous_offsets_fp8_bf16_nt"
+                                  : "m_grouped_contiguous_fp8_bf16_nt") +
+         " groups=" + str(groups);
   else if (kind == GemmKind::GroupedMasked)
     op = "m_grouped_masked_fp8_bf16_nt groups=" + str(groups);
   else if (kind == GemmKind::KGrouped)

@@ -288,7 +288,7 @@ std::string dgemm::runtime::checkContract(const LaunchContract &c) {
       {"block_n", c.blockN, 1, 4096},
       {"n", c.n, 0, 2147483647},
       {"k", c.k, 0, 2147483647},
-      {"layout", c.layout, kLayoutNormal, kLayoutOther},
+      {"layout", c.layout, kLayoutNormal, kLayoutMax},
       {"groups", c.groups, 1, 1 << 20},
   };
   for (auto &f : fields) {

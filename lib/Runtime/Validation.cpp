@@ -389,8 +389,10 @@ Status checkAnyAddress(const char *name, const dgemm_tensor &t,
 
 Status dgemm::runtime::validateGroupedFp8Bf16Nt(const GroupedOperands &ops,
                                                 bool masked,
-                                                GroupedShape &shape) {
-  const char *groupsName = masked ? "masked_m" : "m_indices";
+                                                GroupedShape &shape,
+                                                bool offsets) {
+  const char *groupsName =
+      masked ? "masked_m" : offsets ? "offsets" : "m_indices";
   Status s = checkTensor("a", ops.a, masked ? 3 : 2, DGEMM_DTYPE_F8E4M3,
                          masked ? "[G, M_max, K]" : "[M_sum, K]");
   if (s.ok())
@@ -403,7 +405,7 @@ Status dgemm::runtime::validateGroupedFp8Bf16Nt(const GroupedOperands &ops,
                     "[G, ceil(N/128), K/128]");
   if (s.ok())
     s = checkTensor(groupsName, ops.groups, 1, DGEMM_DTYPE_I32,
-                    masked ? "[G]" : "[M_sum]");
+                    masked || offsets ? "[G]" : "[M_sum]");
   if (s.ok())
     s = checkTensor("d", ops.d, masked ? 3 : 2, DGEMM_DTYPE_BF16,
                     masked ? "[G, M_max, N]" : "[M_sum, N]");
@@ -461,12 +463,12 @@ Status dgemm::runtime::validateGroupedFp8Bf16Nt(const GroupedOperands &ops,
         "b_scale must be [G, ceil(N/128), K/128] = [" + str(g) + ", " +
         str(nBlocks) + ", " + str(kBlocks) +
         "] (one f32 per 128x128 block), got " + shapeText(sb));
-  int64_t groupsLen = masked ? g : m;
+  int64_t groupsLen = masked || offsets ? g : m;
   if (groups.shape[0] != groupsLen)
     return Status::invalidArgument(
         std::string(groupsName) + " must be " +
-        (masked ? "[G] = [" : "[M_sum] = [") + str(groupsLen) + "], got " +
-        shapeText(groups));
+        (masked || offsets ? "[G] = [" : "[M_sum] = [") + str(groupsLen) +
+        "], got " + shapeText(groups));
   if (groupsLen > 1 && groups.strides[0] != 1)
     return Status::invalidArgument(std::string(groupsName) +
                                    " must be contiguous (stride 1), got "

@@ -16,6 +16,7 @@ from .gemm import (bind_gemm_fp8_fp8_bf16_nt, compile_to_ptx, config,
                    gemm_fp8_fp8_bf16_nt, launch_kernel_ir, prepare)
 from .jit import jit_settings
 from .grouped import (launch_grouped_kernel_ir, m_grouped_gemm_fp8_fp8_bf16_nt_contiguous,
+                      m_grouped_gemm_fp8_fp8_bf16_nt_contiguous_offsets,
                       m_grouped_gemm_fp8_fp8_bf16_nt_masked)
 from .wgrad import (k_grouped_wgrad_gemm_fp8_fp8_fp32_nt, launch_wgrad_kernel_ir,
                     wgrad_gemm_fp8_fp8_fp32_nt)
@@ -32,6 +33,7 @@ __all__ = [
     "config", "prepare", "compile_to_ptx", "jit_settings",
     "set_num_sms", "get_num_sms", "get_m_alignment_for_contiguous_layout",
     "m_grouped_gemm_fp8_fp8_bf16_nt_contiguous", "m_grouped_gemm_fp8_fp8_bf16_nt_masked",
+    "m_grouped_gemm_fp8_fp8_bf16_nt_contiguous_offsets",
     "wgrad_gemm_fp8_fp8_fp32_nt", "k_grouped_wgrad_gemm_fp8_fp8_fp32_nt",
     "align", "bench", "ceil_div", "calc_diff", "get_tma_aligned_size",
     "get_col_major_tma_aligned_tensor", "per_token_cast_to_fp8",

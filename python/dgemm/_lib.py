@@ -119,6 +119,8 @@ API = {
     "dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt": (
         ctypes.c_int, [_TP, _TP, _TP, _TP, _TP, ctypes.POINTER(_c_int64), _c_int64,
                        ctypes.c_void_p]),
+    "dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous_offsets": (
+        ctypes.c_int, [_TP, _TP, _TP, _TP, _TP, _TP, ctypes.c_void_p]),
     "dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous": (
         ctypes.c_int, [_TP, _TP, _TP, _TP, _TP, _TP, ctypes.c_void_p]),
     "dgemm_m_grouped_gemm_fp8_bf16_nt_masked": (
@@ -150,7 +152,8 @@ API = {
 FAST = ("dgemm_gemm_fp8_bf16_nt", "dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous",
         "dgemm_m_grouped_gemm_fp8_bf16_nt_masked", "dgemm_launch_kernel_ir",
         "dgemm_launch_grouped_kernel_ir", "dgemm_wgrad_gemm_fp8_fp32_nt",
-        "dgemm_launch_wgrad_kernel_ir")
+        "dgemm_launch_wgrad_kernel_ir",
+        "dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous_offsets")
 
 
 class Fast:

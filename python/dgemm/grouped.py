@@ -26,14 +26,14 @@ class _GroupedArgs:
     scales, B, B scales, groups, D), with layout copies of the scales where
     needed (torch tensors only), kept alive by this object."""
 
-    def __init__(self, fn, lhs, rhs, out, groups, masked):
+    def __init__(self, fn, lhs, rhs, out, groups, masked, offsets=False):
         try:
             a, sfa = lhs
             b, sfb = rhs
         except (TypeError, ValueError):
             _fail(fn, "lhs and rhs must be (fp8 tensor, scale tensor) pairs")
         rank = 3 if masked else 2
-        gname = "masked_m" if masked else "m_indices"
+        gname = "masked_m" if masked else "offsets" if offsets else "m_indices"
         A = _Op(a, "lhs[0] (A)")
         SA = _Op(sfa, "lhs[1] (A scales)") if masked else _sfa_op(sfa, "lhs[1] (A scales)")
         B, SB = _Op(b, "rhs[0] (B)"), _Op(sfb, "rhs[1] (B scales)")
@@ -69,10 +69,10 @@ class _GroupedArgs:
         if SB.shape != (g, ceil_div(n, 128), kb):
             _fail(fn, "B scales must be [G, ceil(N/128), K/128] = %s, got %s",
                   [g, ceil_div(n, 128), kb], list(SB.shape))
-        want_g = g if masked else m
+        want_g = g if masked or offsets else m
         if G.shape != (want_g,):
-            _fail(fn, "%s must be [%s] = [%d], got %s", gname, "G" if masked else "M_sum",
-                  want_g, list(G.shape))
+            _fail(fn, "%s must be [%s] = [%d], got %s", gname,
+                  "G" if masked or offsets else "M_sum", want_g, list(G.shape))
         for t in (A, SA, B, SB, G, D):
             if getattr(t.obj, "is_cuda", True) is False:
                 _fail(fn, "%s is on %s; all operands must be CUDA tensors",
@@ -136,10 +136,10 @@ def _key(lhs, rhs, out, groups):
         return None
 
 
-def _full(fn, cache, lhs, rhs, out, groups, masked):
+def _full(fn, cache, lhs, rhs, out, groups, masked, offsets=False):
     """Every rule checked; the launch cached when no scale needed a copy.
     Returns (launch, args): args keeps any copies alive until the call."""
-    args = _GroupedArgs(fn, lhs, rhs, out, groups, masked)
+    args = _GroupedArgs(fn, lhs, rhs, out, groups, masked, offsets)
     key = _key(lhs, rhs, out, groups) if not args.copied else None
     if key is not None:
         if len(cache) >= _CACHE_MAX:
@@ -194,6 +194,35 @@ def m_grouped_gemm_fp8_fp8_bf16_nt_contiguous(lhs, rhs, out, m_indices, *, strea
     if launch.m:
         _go(launch, (_lib._fast or _fast()).m_grouped_gemm_fp8_bf16_nt_contiguous,
             "m_grouped_gemm_fp8_fp8_bf16_nt_contiguous", stream, launch.refs)
+    del keep
+
+
+_offsets_cache = {}
+
+
+def m_grouped_gemm_fp8_fp8_bf16_nt_contiguous_offsets(lhs, rhs, out, offsets, *, stream=None):
+    """The contiguous m-grouped GEMM with the experts given by their end rows
+    instead of m_indices (same operands and rules as
+    :func:`m_grouped_gemm_fp8_fp8_bf16_nt_contiguous` otherwise)::
+
+        offsets: [G] ``torch.int32``, contiguous, on the GPU: offsets[g] is
+            expert g's end row (exclusive, cumulative); expert g's rows start
+            at the first multiple of 128 at or after offsets[g-1] (row 0 for
+            g = 0); rows between an expert's end and the next one's start
+            are padding, and 128-row blocks past the last expert's end are
+            skipped (``out`` untouched there). Read on the GPU.
+
+    A padding row inside a computed block is computed with that block's
+    expert, as with m_indices."""
+    fn = "m_grouped_gemm_fp8_fp8_bf16_nt_contiguous_offsets"
+    key = _key(lhs, rhs, out, offsets)
+    launch = _offsets_cache.get(key) if key is not None else None
+    keep = None
+    if launch is None or (launch.duck and not _all_cuda(*lhs, *rhs, offsets, out)):
+        launch, keep = _full(fn, _offsets_cache, lhs, rhs, out, offsets, False, True)
+    if launch.m:
+        _go(launch, (_lib._fast or _fast()).m_grouped_gemm_fp8_bf16_nt_contiguous_offsets,
+            fn, stream, launch.refs)
     del keep
 
 

@@ -1,4 +1,5 @@
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=wgmma-parts=2 | FileCheck %s
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s --check-prefix=OFF
 
 // Contiguous grouped GEMM: the normal kernel with B [G, N, K] through a 3-D
 // tensor map (coordinates k0, n0, group), the group of each M block read
@@ -115,5 +116,25 @@ func.func @masked_block_n_over_n(%a: memref<8x7x896xf8E4M3FN>, %sa: memref<8x7x7
       memref<8x7x7xf32, strided<[56, 1, 8]>>, memref<8x96x896xf8E4M3FN>, memref<8x1x7xf32>)
       groups(%g : memref<8xi32>) outs(%d : memref<8x7x96xbf16>)
       {config = #dgemm.config<block_m = 128, block_n = 104, stages = 2, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 2, num_sms = 64>}
+  return
+}
+
+// -----
+
+// The contiguous layout given by offsets: the kernel copies offsets[G] to
+// shared memory and finds each M block's group by scanning the end rows
+// (layout 6 in the contract).
+// OFF-LABEL: llvm.func @dgemm_grouped_contiguous_offsets_g4_n7168_k2048_bm128_bn192_s4_g16_c128(
+// OFF-SAME: groups = 4 : i64, k = 2048 : i64, layout = 6 : i64
+// OFF: llvm.store %{{.+}}, %{{.+}} : i32, !llvm.ptr<3>
+// OFF: scf.while
+// OFF: arith.cmpi sle
+// OFF: arith.cmpi sge
+func.func @grouped_contiguous_offsets(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1, ?]>>,
+    %b: memref<4x7168x2048xf8E4M3FN>, %sb: memref<4x56x16xf32>, %off: memref<4xi32>, %d: memref<?x7168xbf16>) {
+  dgemm.grouped_gemm #dgemm.grouped<contiguous_offsets> ins(%a, %sa, %b, %sb : memref<?x2048xf8E4M3FN>,
+      memref<?x16xf32, strided<[1, ?]>>, memref<4x7168x2048xf8E4M3FN>, memref<4x56x16xf32>)
+      groups(%off : memref<4xi32>) outs(%d : memref<?x7168xbf16>)
+      {config = #dgemm.config<block_m = 128, block_n = 192, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 128>}
   return
 }

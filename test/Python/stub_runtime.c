@@ -109,6 +109,14 @@ static void recordGrouped(const dgemm_tensor *a, const dgemm_tensor *sa,
   last_tensors[5] = *d;
 }
 
+dgemm_status dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous_offsets(
+    const dgemm_tensor *a, const dgemm_tensor *sa, const dgemm_tensor *b,
+    const dgemm_tensor *sb, const dgemm_tensor *offsets, const dgemm_tensor *d,
+    void *stream) {
+  recordGrouped(a, sa, b, sb, offsets, d, stream);
+  return finish();
+}
+
 dgemm_status dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous(
     const dgemm_tensor *a, const dgemm_tensor *sa, const dgemm_tensor *b,
     const dgemm_tensor *sb, const dgemm_tensor *m_indices,

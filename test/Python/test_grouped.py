@@ -154,6 +154,28 @@ class GroupedOnStub(S.OnStubLibrary):
         ])
 
 
+class OffsetsForm(S.OnStubLibrary):
+    """The contiguous layout given by offsets[G]: the operands reach the C
+    API in order; offsets must be one end row per group."""
+
+    def test_passes_every_operand(self):
+        ops = contiguous_operands(idx=FakeTensor((4,), I32, ptr=BASE + 0x40000000))
+        dgemm.m_grouped_gemm_fp8_fp8_bf16_nt_contiguous_offsets(
+            (ops["a"], ops["sfa"]), (ops["b"], ops["sfb"]), ops["d"], ops["idx"], stream=0x31)
+        self.assertEqual(self.stub.stub_last_stream(), 0x31)
+        got = self.stub.stub_last_tensor(4).contents
+        self.assertEqual((got.data, got.rank, got.shape[0]), (BASE + 0x40000000, 1, 4))
+        got = self.stub.stub_last_tensor(5).contents
+        self.assertEqual(got.data, ops["d"].data_ptr())
+
+    def test_offsets_length_is_the_group_count(self):
+        ops = contiguous_operands()  # idx is [M_sum] = [512]
+        with self.assertRaisesRegex(DgemmArgumentError,
+                                    r"offsets must be \[G\] = \[4\], got \[512\]"):
+            dgemm.m_grouped_gemm_fp8_fp8_bf16_nt_contiguous_offsets(
+                (ops["a"], ops["sfa"]), (ops["b"], ops["sfb"]), ops["d"], ops["idx"], stream=0)
+
+
 class GroupedOnRealLibrary(unittest.TestCase):
     """The built library checks what Python leaves to it, without a GPU."""
 

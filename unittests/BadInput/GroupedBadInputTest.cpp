@@ -135,6 +135,26 @@ TEST(GroupedBadInput, Contiguous) {
             }));
 }
 
+TEST(GroupedBadInput, ContiguousOffsets) {
+  Outcome o = expectRow(
+      "dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous_offsets", "none",
+      "valid operands (G=3, M_sum=384, N=200, K=256, offsets [3])", DGEMM_OK,
+      "", {}, [](std::string &) {
+        Contiguous c;
+        c.idx = dense(0x500000, DGEMM_DTYPE_I32, {3});
+        return dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous_offsets(
+            &c.a, &c.sa, &c.b, &c.sb, &c.idx, &c.d, nullptr);
+      });
+  EXPECT_EQ(o.launches, 1);
+  expectRow("dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous_offsets", "shape",
+            "offsets [M_sum] (m_indices' shape)", DGEMM_ERROR_INVALID_ARGUMENT,
+            "offsets must be [G] = [3], got [384]", {}, [](std::string &) {
+              Contiguous c;
+              return dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous_offsets(
+                  &c.a, &c.sa, &c.b, &c.sb, &c.idx, &c.d, nullptr);
+            });
+}
+
 TEST(GroupedBadInput, Masked) {
   Outcome o = expectRow("dgemm_m_grouped_gemm_fp8_bf16_nt_masked", "none",
                         "valid operands (G=2, M_max=70, N=136, K=384)",

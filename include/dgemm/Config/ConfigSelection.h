@@ -39,6 +39,9 @@ struct ProblemDesc {
   int64_t groups = 1;
   OutType out = OutType::BF16;
   BScaleGranularity bScale = BScaleGranularity::Block128x128;
+  /// Contiguous layout only: groups given by their end rows (offsets[G],
+  /// copied to shared memory by the kernel) rather than m_indices.
+  bool groupOffsets = false;
 };
 
 struct TargetDesc {

@@ -31,6 +31,8 @@ struct GemmKernelKey {
   /// D += A * B^T).
   bool wgrad = false;
   int64_t groups = 1;
+  /// Contiguous only: groups given by offsets[G] rather than m_indices.
+  bool groupOffsets = false;
   /// k-grouped only: M (the kernel's static rows of each D[g]).
   int64_t m = 0;
   int64_t n = 0;

@@ -105,6 +105,11 @@ constexpr int64_t kLayoutKGrouped = 4;
 /// A kernel the runtime's C API does not launch (e.g. an f32 output stored
 /// rather than accumulated): compiled by dgemm-opt, refused at launch.
 constexpr int64_t kLayoutOther = 5;
+/// The contiguous m-grouped GEMM with its groups given by offsets[G] (each
+/// group's end row) instead of m_indices.
+constexpr int64_t kLayoutContiguousOffsets = 6;
+/// The largest layout value.
+constexpr int64_t kLayoutMax = 6;
 
 /// Limits checkContract enforces.
 constexpr int64_t kMaxOperands = 8;

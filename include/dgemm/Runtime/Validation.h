@@ -65,8 +65,10 @@ struct GroupedShape {
 
 /// Checks the operands of the contiguous (`masked` false) or masked
 /// m-grouped GEMM (docs/runtime.md states the rules) and returns the sizes.
+/// `offsets`: the contiguous layout with offsets[G] (each group's end row)
+/// as the groups tensor instead of m_indices[M_sum].
 Status validateGroupedFp8Bf16Nt(const GroupedOperands &ops, bool masked,
-                                GroupedShape &shape);
+                                GroupedShape &shape, bool offsets = false);
 
 /// Sizes of a k-grouped GEMM call.
 struct KGroupedShape {

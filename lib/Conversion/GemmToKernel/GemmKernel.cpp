@@ -191,8 +191,9 @@ private:
                                /*evictPriority=*/nullptr, map,
                                /*predicate=*/Value(), b.getUnitAttr());
     b.setInsertionPointAfter(first);
-    if (l.masked()) {
-      // masked_m into shared memory: the tile walks read it per tile.
+    if (l.groupsInSmem()) {
+      // masked_m (or the contiguous layout's offsets) into shared memory:
+      // the tile walks read it per tile.
       auto copy = scf::ForOp::create(b, loc, tid, k.c32(l.groups),
                                      k.c32(l.threads));
       OpBuilder::InsertionGuard g(b);
@@ -239,10 +240,13 @@ private:
     Value next;
     if (l.contiguous()) {
       // The M block's group; padding blocks (-1) are skipped.
-      Value group = LLVM::LoadOp::create(
-          b, loc, k.i32,
-          k.elementAt(fn.getArgument(kGroups),
-                      k.mul(mBlock, k.c32(l.blockM)), 4));
+      Value group = l.groupOffsets
+                        ? groupOfRow(k.mul(mBlock, k.c32(l.blockM)))
+                        : LLVM::LoadOp::create(
+                              b, loc, k.i32,
+                              k.elementAt(fn.getArgument(kGroups),
+                                          k.mul(mBlock, k.c32(l.blockM)), 4))
+                              .getResult();
       Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
                                           group, k.c32(0));
       auto guard = scf::IfOp::create(b, loc, TypeRange{k.i32}, valid,
@@ -287,6 +291,44 @@ private:
     scf::YieldOp::create(b, loc, it);
     b.setInsertionPointAfter(guard);
     scf::YieldOp::create(b, loc, guard.getResult(0));
+  }
+
+  /// Contiguous layout given by offsets (end row of each group, groups
+  /// starting at the next multiple of 128): the group of the M block at row
+  /// m0, the first g with m0 < end[g], or -1 when m0 is past every group's
+  /// end or in the padding before g's start (a 64-row block can start
+  /// there): such blocks are skipped, as m_indices' -1 blocks are.
+  Value groupOfRow(Value m0) {
+    Value numGroups = k.c32(l.groups);
+    auto scan = scf::WhileOp::create(b, loc, TypeRange{k.i32},
+                                     ValueRange{k.c32(0)});
+    {
+      OpBuilder::InsertionGuard g(b);
+      Block *check = b.createBlock(&scan.getBefore(), {}, {k.i32}, {loc});
+      Value grp = check->getArgument(0);
+      Value safe = k.minu(grp, k.c32(l.groups - 1));
+      Value end = LLVM::LoadOp::create(
+          b, loc, k.i32, k.elementAt(k.byteAt(smem, l.countOff), safe, 4));
+      Value past = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
+                                         end, m0);
+      Value more = arith::AndIOp::create(b, loc, k.ult(grp, numGroups), past);
+      scf::ConditionOp::create(b, loc, more, ValueRange{grp});
+      Block *step = b.createBlock(&scan.getAfter(), {}, {k.i32}, {loc});
+      scf::YieldOp::create(b, loc,
+                           ValueRange{k.add(step->getArgument(0), k.c32(1))});
+    }
+    Value g = scan.getResult(0);
+    // start_g = roundUp(end[g - 1], 128), 0 for g = 0.
+    Value prev = k.minu(k.sub(g, k.c32(1)), k.c32(l.groups - 1));
+    Value prevEnd = LLVM::LoadOp::create(
+        b, loc, k.i32, k.elementAt(k.byteAt(smem, l.countOff), prev, 4));
+    Value start = arith::SelectOp::create(
+        b, loc, k.eq(g, k.c32(0)), k.c32(0),
+        k.andi(k.add(prevEnd, k.c32(127)), k.c32(~127)));
+    Value inGroup = arith::AndIOp::create(
+        b, loc, k.ult(g, numGroups),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, m0, start));
+    return arith::SelectOp::create(b, loc, inGroup, g, k.c32(-1));
   }
 
   /// Rows of group g that count: min(max(masked_m[g], 0), M_max).

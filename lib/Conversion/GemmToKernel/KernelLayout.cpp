@@ -30,6 +30,7 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c,
                                        p.bScale) >
           ::dgemm::consumerRegisterBudget(c.mathWarpgroups);
   l.m = p.m;
+  l.groupOffsets = p.groupOffsets && l.contiguous();
   l.blockM = c.blockM;
   l.blockN = c.blockN;
   l.stages = c.stages;
@@ -81,6 +82,6 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c,
       l.perRowB ? c.stages * l.sfbStageBytes : 8 * l.kBlocks;
   l.barOff = alignTo(l.sfbOff + sfbBytes, 8);
   l.countOff = l.barOff + 16 * c.stages;
-  l.smemBytes = l.countOff + (l.masked() ? 4 * l.groups : 0);
+  l.smemBytes = l.countOff + (l.groupsInSmem() ? 4 * l.groups : 0);
   return l;
 }

@@ -63,6 +63,9 @@ struct KernelLayout {
   /// Two consumer warpgroups issue each K block's wgmmas in turn (warpgroup
   /// 0 first), handing over through named barriers 3 and 4.
   bool pingpong = false;
+  /// Contiguous layout given by offsets[G] (end row of each group) instead
+  /// of m_indices; the kernel keeps a copy at countOff like masked_m.
+  bool groupOffsets = false;
   /// k-grouped only: the static M (rows of every D[g]).
   int64_t m = 0;
   int64_t dOff, aOff, bOff, sfaOff, sfbOff, barOff, countOff, smemBytes;
@@ -82,6 +85,9 @@ struct KernelLayout {
     return kind == ::dgemm::GemmKind::GroupedContiguous;
   }
   bool kGrouped() const { return kind == ::dgemm::GemmKind::KGrouped; }
+  /// The group counts the kernel copies to shared memory (masked_m, or the
+  /// contiguous layout's offsets).
+  bool groupsInSmem() const { return masked() || groupOffsets; }
   int64_t outBytes() const { return f32Out ? 4 : 2; }
   /// k-grouped: bytes of the group table parameter (per group the tensor
   /// maps of A_g and B_g, then per group two i32: K blocks and the first K

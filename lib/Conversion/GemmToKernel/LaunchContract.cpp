@@ -9,7 +9,8 @@
 // weight-gradient GEMM (1x128 B scales, f32 D += A * B^T, C = D), 4 the
 // k-grouped one (a group_table parameter: the runtime builds each group's
 // maps of A_g and B_g from the k_g it is given), 5 another variant the
-// runtime does not launch; absent: the normal bf16 GEMM.
+// runtime does not launch, 6 the contiguous layout given by offsets;
+// absent: the normal bf16 GEMM.
 //
 //===----------------------------------------------------------------------===//
 #include "GemmKernel.h"
@@ -125,7 +126,8 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
       b.getNamedAttr("params", b.getArrayAttr(params))};
   if (l.grouped()) {
     // 1 contiguous, 2 masked (docs/launch-contract.md); absent: normal.
-    fields.push_back(c.i64("layout", l.contiguous() ? 1 : 2));
+    fields.push_back(
+        c.i64("layout", l.groupOffsets ? 6 : l.contiguous() ? 1 : 2));
     fields.push_back(c.i64("groups", l.groups));
   } else if (l.perRowB || l.f32Out) {
     const bool wgrad = l.perRowB && l.f32Out && l.accumulate;

@@ -96,7 +96,8 @@ static std::string unsupported(KGroupedGemmOp op,
 }
 
 static std::string kernelName(const KernelLayout &l) {
-  std::string kind = l.contiguous() ? "dgemm_grouped_contiguous_g"
+  std::string kind = l.groupOffsets ? "dgemm_grouped_contiguous_offsets_g"
+                     : l.contiguous() ? "dgemm_grouped_contiguous_g"
                      : l.masked()   ? "dgemm_grouped_masked_g"
                      : l.kGrouped() ? "dgemm_k_grouped_m" +
                                           std::to_string(l.m) + "_g"

@@ -1994,3 +1994,15 @@ func.func @k_grouped_d_broadcast(%a: memref<?xf8E4M3FN>, %sa: memref<?x256xf32>,
       {recipe = #dgemm.recipe<a = 1x128, b = 1x128>}
   return
 }
+
+// -----
+
+// The offsets form of the contiguous layout takes one end row per group.
+func.func @offsets_len(%a: memref<512x512xf8E4M3FN>, %sa: memref<512x4xf32, strided<[1, 512]>>,
+    %b: memref<4x256x512xf8E4M3FN>, %sb: memref<4x2x4xf32>, %off: memref<512xi32>, %d: memref<512x256xbf16>) {
+  // expected-error @+1 {{'dgemm.grouped_gemm' op offsets has G = 512 (dimension 0 of shape [512]) but the group count of B is 4}}
+  dgemm.grouped_gemm #dgemm.grouped<contiguous_offsets> ins(%a, %sa, %b, %sb : memref<512x512xf8E4M3FN>,
+      memref<512x4xf32, strided<[1, 512]>>, memref<4x256x512xf8E4M3FN>, memref<4x2x4xf32>)
+      groups(%off : memref<512xi32>) outs(%d : memref<512x256xbf16>)
+  return
+}

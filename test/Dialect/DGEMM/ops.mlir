@@ -310,3 +310,15 @@ func.func @k_grouped_g4_m2048_n512_k4096_e5m2_config(
                               num_sms = 132>}
   return
 }
+
+// -----
+
+// CHECK-LABEL: func.func @grouped_contiguous_offsets
+// CHECK: dgemm.grouped_gemm <contiguous_offsets>
+func.func @grouped_contiguous_offsets(%a: memref<?x512xf8E4M3FN>, %sa: memref<?x4xf32, strided<[1, ?]>>,
+    %b: memref<4x256x512xf8E4M3FN>, %sb: memref<4x2x4xf32>, %off: memref<4xi32>, %d: memref<?x256xbf16>) {
+  dgemm.grouped_gemm #dgemm.grouped<contiguous_offsets> ins(%a, %sa, %b, %sb : memref<?x512xf8E4M3FN>,
+      memref<?x4xf32, strided<[1, ?]>>, memref<4x256x512xf8E4M3FN>, memref<4x2x4xf32>)
+      groups(%off : memref<4xi32>) outs(%d : memref<?x256xbf16>) {m_hint = 512 : i64}
+  return
+}

@@ -243,6 +243,16 @@ LogicalResult GroupedGemmOp::verify() {
     if (failed(mm.rank(1, "[G]")) || failed(mm.elementType({i32}, "i32")) ||
         failed(mm.dimEquals(0, sizes.g, "G", "the group count of B")))
       return failure();
+  } else if (getLayout().getLayout() == GroupedLayout::ContiguousOffsets) {
+    OperandChecker off(*this, getGroups(), "offsets");
+    if (failed(off.rank(1, "[G]")) || failed(off.elementType({i32}, "i32")) ||
+        failed(off.dimEquals(0, sizes.g, "G", "the group count of B")))
+      return failure();
+    if (!ShapedType::isDynamic(sizes.m) && sizes.m % 128 != 0)
+      return emitOpError() << "a contiguous grouped A must have a multiple of "
+                              "128 rows (each group starts at a multiple of "
+                              "128), got "
+                           << sizes.m;
   } else {
     OperandChecker mi(*this, getGroups(), "m_indices");
     if (failed(mi.rank(1, "[M_sum]")) || failed(mi.elementType({i32}, "i32")) ||
@@ -276,6 +286,7 @@ LogicalResult GroupedGemmOp::verify() {
   p.k = a.getDimSize(mDim + 1);
   p.groups = b.isDynamicDim(0) ? 1 : b.getDimSize(0);
   p.out = ::dgemm::OutType::BF16;
+  p.groupOffsets = getLayout().getLayout() == GroupedLayout::ContiguousOffsets;
   return p;
 }
 

@@ -49,11 +49,16 @@ def DGEMM_GroupedAttr : DGEMM_Attr<"Grouped", "grouped"> {
   let description = [{
     `contiguous`: the groups' rows stacked in one A [M_sum, K], each group's
     rows aligned to 128, an i32 `m_indices[M_sum]` naming each row's group
-    (-1 for padding). `masked`: A is [G, M_max, K] and an i32 `masked_m[G]`,
-    read on the device, gives each group's valid rows.
+    (-1 for padding). `contiguous_offsets`: the same A, with an i32
+    `offsets[G]` instead, each group's end row (exclusive, cumulative); group
+    g starts at the first multiple of 128 at or after group g-1's end (row 0
+    for g = 0), its rows up to that start are padding. `masked`: A is [G,
+    M_max, K] and an i32 `masked_m[G]`, read on the device, gives each
+    group's valid rows.
 
     ```mlir
     #dgemm.grouped<contiguous>
+    #dgemm.grouped<contiguous_offsets>
     #dgemm.grouped<masked>
     ```
   }];

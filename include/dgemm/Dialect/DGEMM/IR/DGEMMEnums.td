@@ -12,7 +12,8 @@ include "mlir/IR/EnumAttr.td"
 def DGEMM_GroupedLayout : I32EnumAttr<"GroupedLayout",
     "layout of an m-grouped GEMM", [
       I32EnumAttrCase<"Contiguous", 0, "contiguous">,
-      I32EnumAttrCase<"Masked", 1, "masked">
+      I32EnumAttrCase<"Masked", 1, "masked">,
+      I32EnumAttrCase<"ContiguousOffsets", 2, "contiguous_offsets">
     ]> {
   let cppNamespace = "::mlir::dgemm";
   let genSpecializedAttr = 0;
