@@ -8,29 +8,11 @@ k-grouped GEMM beside dgemm's weight-gradient GEMM on the same total work
 (K = sum(k_g)); and the checks of every case. Used by scripts/gen_results.py
 (``--wgrad``); pure functions, no torch.
 """
-import math
-
-
-def _t(rec, *path):
-    v = rec
-    for p in path:
-        if not isinstance(v, dict) or p not in v:
-            return None
-        v = v[p]
-    return v if isinstance(v, (int, float)) and not isinstance(v, bool) and v == v else None
-
-
-def _f(v, nd=0):
-    return "-" if v is None else ("%.*f" % (nd, v))
+from grouped_results import _f, _geomean, _t
 
 
 def _ratio(a, b):
     return a / b if a and b else None
-
-
-def _geomean(vals):
-    vals = [v for v in vals if v]
-    return math.exp(sum(math.log(v) for v in vals) / len(vals)) if vals else None
 
 
 def render(records, source_name):

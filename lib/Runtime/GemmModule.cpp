@@ -35,47 +35,33 @@ std::string attrs(const GemmKernelKey &key) {
          ", target = " + targetAttr(key) + "}";
 }
 
+/// The normal GEMM, or (key.wgrad) its weight-gradient form: B scales
+/// [N, K/128] MN-major, D f32 [M, N] accumulated in place (acc(%d)
+/// outs(%d)), the 1x128 x 1x128 recipe.
 std::string normalModule(const GemmKernelKey &key) {
+  const bool wgrad = key.wgrad;
   std::string n = str(key.n), k = str(key.k);
   std::string kb = str(key.k / 128), nb = str((key.n + 127) / 128);
   std::string aType = "memref<?x" + k + "xf8E4M3FN>";
   std::string saType = "memref<?x" + kb + "xf32, strided<[1, ?]>>";
   std::string bType = "memref<" + n + "x" + k + "xf8E4M3FN>";
-  std::string sbType = "memref<" + nb + "x" + kb + "xf32>";
-  std::string dType = "memref<?x" + n + "xbf16>";
+  std::string sbType = wgrad ? "memref<" + n + "x" + kb + "xf32, strided<[1, ?]>>"
+                             : "memref<" + nb + "x" + kb + "xf32>";
+  std::string dType = "memref<?x" + n + (wgrad ? "xf32>" : "xbf16>");
+  std::string acc = wgrad ? "acc(%d : " + dType + ") " : "";
+  std::string attributes =
+      wgrad ? "{recipe = #dgemm.recipe<a = 1x128, b = 1x128>, " +
+                  attrs(key).substr(1)
+            : attrs(key);
   return "module {\n"
-         "  func.func @dgemm_gemm_n" +
-         n + "_k" + k + "(%a: " + aType + ", %sa: " + saType +
-         ", %b: " + bType + ", %sb: " + sbType + ", %d: " + dType +
+         "  func.func @dgemm_" +
+         std::string(wgrad ? "wgrad" : "gemm") + "_n" + n + "_k" + k +
+         "(%a: " + aType + ", %sa: " + saType + ", %b: " + bType +
+         ", %sb: " + sbType + ", %d: " + dType +
          ") {\n"
          "    dgemm.gemm ins(%a, %sa, %b, %sb : " +
-         aType + ", " + saType + ", " + bType + ", " + sbType +
-         ") outs(%d : " + dType + ") " + attrs(key) +
-         "\n"
-         "    return\n"
-         "  }\n"
-         "}\n";
-}
-
-/// The weight-gradient form: B scales [N, K/128] MN-major, D f32 [M, N]
-/// accumulated in place (acc(%d) outs(%d)).
-std::string wgradModule(const GemmKernelKey &key) {
-  std::string n = str(key.n), k = str(key.k), kb = str(key.k / 128);
-  std::string aType = "memref<?x" + k + "xf8E4M3FN>";
-  std::string saType = "memref<?x" + kb + "xf32, strided<[1, ?]>>";
-  std::string bType = "memref<" + n + "x" + k + "xf8E4M3FN>";
-  std::string sbType = "memref<" + n + "x" + kb + "xf32, strided<[1, ?]>>";
-  std::string dType = "memref<?x" + n + "xf32>";
-  return "module {\n"
-         "  func.func @dgemm_wgrad_n" +
-         n + "_k" + k + "(%a: " + aType + ", %sa: " + saType +
-         ", %b: " + bType + ", %sb: " + sbType + ", %d: " + dType +
-         ") {\n"
-         "    dgemm.gemm ins(%a, %sa, %b, %sb : " +
-         aType + ", " + saType + ", " + bType + ", " + sbType + ") acc(%d : " +
-         dType + ") outs(%d : " + dType + ") " +
-         "{recipe = #dgemm.recipe<a = 1x128, b = 1x128>, " +
-         attrs(key).substr(1) +
+         aType + ", " + saType + ", " + bType + ", " + sbType + ") " + acc +
+         "outs(%d : " + dType + ") " + attributes +
          "\n"
          "    return\n"
          "  }\n"
@@ -154,5 +140,5 @@ std::string dgemm::runtime::gemmModuleText(const GemmKernelKey &key) {
     return groupedModule(key);
   if (key.kind == dgemm::GemmKind::KGrouped)
     return kGroupedModule(key);
-  return key.wgrad ? wgradModule(key) : normalModule(key);
+  return normalModule(key);
 }

@@ -37,15 +37,22 @@ LogicalResult WgmmaTileOp::verify() {
   return success();
 }
 
-LogicalResult PromoteOp::verify() {
-  Type t = getTotal().getType();
-  auto s = cast<LLVM::LLVMStructType>(t);
-  int64_t fields = s.getBody().size();
+/// The promotions' total: an f32 wgmma fragment of a multiple of 4 fields;
+/// their number in `fields`.
+template <typename Op>
+static LogicalResult verifyTotal(Op op, int64_t &fields) {
+  Type t = op.getTotal().getType();
+  fields = cast<LLVM::LLVMStructType>(t).getBody().size();
   if (fields % 4 != 0 || !isF32Fragment(t, fields))
-    return emitOpError() << "total must be an f32 wgmma fragment (a multiple "
-                            "of 4 f32), got "
-                         << t;
+    return op.emitOpError() << "total must be an f32 wgmma fragment (a "
+                               "multiple of 4 f32), got "
+                            << t;
   return success();
+}
+
+LogicalResult PromoteOp::verify() {
+  int64_t fields;
+  return verifyTotal(*this, fields);
 }
 
 /// The rules epilogue_store and epilogue_store_rows share: block sizes per
@@ -103,16 +110,12 @@ LogicalResult EpilogueStoreOp::verify() {
 }
 
 LogicalResult PromoteColsOp::verify() {
-  Type t = getTotal().getType();
-  auto s = cast<LLVM::LLVMStructType>(t);
-  int64_t fields = s.getBody().size();
-  if (fields % 4 != 0 || !isF32Fragment(t, fields))
-    return emitOpError() << "total must be an f32 wgmma fragment (a multiple "
-                            "of 4 f32), got "
-                         << t;
+  int64_t fields;
+  if (failed(verifyTotal(*this, fields)))
+    return failure();
   if (static_cast<int64_t>(getSb().size()) != fields / 4)
     return emitOpError() << "needs one B-scale pair per 8-column group: "
-                         << fields / 4 << " for " << t << ", got "
-                         << getSb().size();
+                         << fields / 4 << " for " << getTotal().getType()
+                         << ", got " << getSb().size();
   return success();
 }
