@@ -28,6 +28,8 @@ import run_wgrad as RW  # noqa: E402
 
 DGEMM_OPT = os.environ.get("DGEMM_OPT", "dgemm-opt")
 SELECT = "--dgemm-select-config=multicast=false multicast-b=false max-block-m=128"
+# --quick: no ping-pong variants.
+QUICK = False
 
 
 def wgrad_ir(m, n, k, config=None):
@@ -52,8 +54,9 @@ def variants(m, n, k):
     selected = run_opt(wgrad_ir(m, n, k), SELECT)
     cfg = re.search(r"config = (#dgemm\.config<[^>]*>)", selected).group(1)
     out = {}
+    orders = ("none",) if QUICK else ("none", "pingpong")
     for release in ("early", "late"):
-        for order in ("none", "pingpong"):
+        for order in orders:
             out["selected %s %s %s" % (cfg, release, order)] = run_opt(
                 selected, "--dgemm-lower-to-kernel=column-scale-release=%s consumer-order=%s"
                 % (release, order))
@@ -62,7 +65,7 @@ def variants(m, n, k):
         c = re.sub(r"block_n = \d+", "block_n = %d" % bn, c)
         c = re.sub(r"stages = \d+", "stages = %d" % st, c)
         c = re.sub(r"math_warpgroups = \d+", "math_warpgroups = %d" % (bm // 64), c)
-        for order in ("none", "pingpong"):
+        for order in orders:
             try:
                 out["%dx%d s%d %s" % (bm, bn, st, order)] = run_opt(
                     wgrad_ir(m, n, k, c), "--dgemm-lower-to-kernel=consumer-order=%s" % order)
@@ -75,6 +78,9 @@ def variants(m, n, k):
 def main(argv):
     import torch
     dgemm = RB.import_dgemm()
+    global QUICK
+    QUICK = "--quick" in argv
+    argv = [a for a in argv if not a.startswith("--")]
     shapes = [tuple(int(x) for x in a.split(",")) for a in argv] or \
         [(7168, 2112, 4096), (4096, 7168, 8192), (7168, 16384, 4096), (24576, 1536, 8192)]
     timer = RB.Timer(torch)

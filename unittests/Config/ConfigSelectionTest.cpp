@@ -536,6 +536,15 @@ TEST(ConfigSelection, WeightGradientConfigs) {
             consumerRegistersNeeded(128, 128, 2) + 32);
   // f32 outputs: block N a multiple of 32 (swizzled 32-column staging
   // chunks) unless the tile covers N; chosen configs fit the registers.
+  // The weight shapes measured (bench/ab_wgrad.py) get 128x192.
+  {
+    ProblemDesc w = normal(4096, 7168, 8192);
+    w.out = OutType::F32;
+    w.bScale = BScaleGranularity::Row1x128;
+    KernelConfig c = selectConfig(w, TargetDesc(), kernelCapabilities());
+    EXPECT_EQ(c.blockM, 128);
+    EXPECT_EQ(c.blockN, 192);
+  }
   for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{4096, 7168, 8192},
                          {7168, 2112, 4096}, {24576, 1536, 4096}, {200, 24, 256},
                          {512, 40, 1024}}) {
@@ -546,8 +555,9 @@ TEST(ConfigSelection, WeightGradientConfigs) {
     EXPECT_EQ(checkConfig(c, p, TargetDesc()), "") << m << "x" << n;
     int64_t n8 = (n + 7) / 8 * 8;
     EXPECT_TRUE(c.blockN % 32 == 0 || c.blockN >= n8) << m << "x" << n << ": " << c.blockN;
-    EXPECT_LE(consumerRegistersNeeded(c.blockM, c.blockN, c.mathWarpgroups,
-                                      p.bScale),
+    // The fresh tile and the total fit; the column scales may not (the
+    // kernel then releases stages after the promotion).
+    EXPECT_LE(consumerRegistersNeeded(c.blockM, c.blockN, c.mathWarpgroups),
               consumerRegisterBudget(c.mathWarpgroups));
   }
   // The k-grouped problem: tiles of every group count.
