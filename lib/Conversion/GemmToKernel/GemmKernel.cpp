@@ -62,6 +62,16 @@
 // chunks, 128-byte swizzle) and stores the tile, or adds it into D with a
 // TMA reduce-add (`accumulate`).
 //
+// Contiguous given by offsets: offsets[G] is copied to shared memory like
+// masked_m, and each M block's group is the first g whose end row is past
+// the block's first row (blocks in padding or past every end are skipped).
+//
+// k-grouped (dgemm.k_grouped_gemm, KGroupedKernelParam): tile t belongs to
+// group t / (M blocks * N blocks); the producer loads A_g and B_g through
+// the group's tensor maps in the group table parameter and the scales at
+// row (first K block of g) + kb; both roles run the group's K blocks and
+// skip groups that have none; D[g] += the tile through a 3-D map.
+//
 // The ring counter `it` runs on across tiles, so producer and consumers agree
 // on stage and parity without talking. Rows of a thread: r0 = 64w + 16*warp
 // + lane/4 and r0 + 8 (the wgmma fragment layout, HOPPER-FACTS §2).

@@ -11,7 +11,8 @@
 //                                128x128 recipe), or B-scale stages
 //                                S * roundUp(BN*4, 128) (1x128 recipe)
 //   barOff   full[S], empty[S]   16*S         (8-byte mbarriers)
-//   countOff masked_m copy       4*G          (masked layout only)
+//   countOff masked_m copy       4*G          (masked layout, or the
+//                                              contiguous offsets)
 //
 //===----------------------------------------------------------------------===//
 #ifndef DGEMM_LIB_CONVERSION_GEMMTOKERNEL_KERNELLAYOUT_H
