@@ -117,30 +117,39 @@ def _sfa_is_tma_ready(op):
     return m == 0 or (s0 == 1 and s1 >= m and s1 % 4 == 0)
 
 
+def _nt_operands(fn, lhs, rhs, out, out_dtype, sfb_op):
+    """The operands of an NT GEMM read from (A, sfa), (B, sfb), D: their
+    ranks, dtypes (D's `out_dtype`), a common K and D [M, N]. `sfb_op`
+    reads B's scales (_Op, or _sfa_op for MN-major ones). Returns (A, SA,
+    B, SB, D, m, n, k, (sfa, sfb)): the scale objects for layout copies."""
+    try:
+        a, sfa = lhs
+        b, sfb = rhs
+    except (TypeError, ValueError):
+        _fail(fn, "lhs and rhs must be (fp8 tensor, scale tensor) pairs")
+    A, SA = _Op(a, "lhs[0] (A)"), _sfa_op(sfa, "lhs[1] (A scales)")
+    B, SB = _Op(b, "rhs[0] (B)"), sfb_op(sfb, "rhs[1] (B scales)")
+    D = _Op(out, "out (D)")
+    _want(fn, A, _F8, 2)
+    _want(fn, B, _F8, 2)
+    _want(fn, SA, ("float32",), 2)
+    _want(fn, SB, ("float32",), 2)
+    _want(fn, D, (out_dtype,), 2)
+    (m, k), (n, kb_) = A.shape, B.shape
+    if k != kb_:
+        _fail(fn, "K differs: A is [M, K] = %s but B is [N, K] = %s",
+              list(A.shape), list(B.shape))
+    if D.shape != (m, n):
+        _fail(fn, "out must be [M, N] = [%d, %d], got %s", m, n, list(D.shape))
+    return A, SA, B, SB, D, m, n, k, (sfa, sfb)
+
+
 class _GemmArgs:
     """Validated operands of a normal GEMM and the C structs to pass."""
 
     def __init__(self, fn, lhs, rhs, out):
-        try:
-            a, sfa = lhs
-            b, sfb = rhs
-        except (TypeError, ValueError):
-            _fail(fn, "lhs and rhs must be (fp8 tensor, scale tensor) pairs")
-        A, SA = _Op(a, "lhs[0] (A)"), _sfa_op(sfa, "lhs[1] (A scales)")
-        B, SB = _Op(b, "rhs[0] (B)"), _Op(sfb, "rhs[1] (B scales)")
-        D = _Op(out, "out (D)")
-        _want(fn, A, _F8, 2)
-        _want(fn, B, _F8, 2)
-        _want(fn, SA, ("float32",), 2)
-        _want(fn, SB, ("float32",), 2)
-        _want(fn, D, ("bfloat16",), 2)
-
-        (m, k), (n, kb_) = A.shape, B.shape
-        if k != kb_:
-            _fail(fn, "K differs: A is [M, K] = %s but B is [N, K] = %s",
-                  list(A.shape), list(B.shape))
-        if D.shape != (m, n):
-            _fail(fn, "out must be [M, N] = [%d, %d], got %s", m, n, list(D.shape))
+        A, SA, B, SB, D, m, n, k, (sfa, sfb) = _nt_operands(fn, lhs, rhs, out, "bfloat16",
+                                                            _Op)
         if k <= 0 or k % 128 != 0:
             _fail(fn, "K = %d must be a positive multiple of 128", k)
         if n <= 0 or n % 8 != 0:

@@ -10,7 +10,7 @@ the operand and the rule); the C API checks them again.
 import ctypes
 
 from . import _lib, dlpack
-from .gemm import (_F8, _Launch, _Op, _fail, _fast, _go, _is_torch, _readable,
+from .gemm import (_F8, _Launch, _Op, _fail, _fast, _go, _is_torch, _nt_operands, _readable,
                    _sfa_is_tma_ready, _sfa_op, _want, _want_row_major)
 from .jit import log_once
 from .utils import get_col_major_tma_aligned_tensor, get_tma_aligned_size
@@ -21,25 +21,8 @@ class _WgradArgs:
     scale layout copies (torch tensors only) are kept alive by this object."""
 
     def __init__(self, fn, lhs, rhs, out):
-        try:
-            a, sfa = lhs
-            b, sfb = rhs
-        except (TypeError, ValueError):
-            _fail(fn, "lhs and rhs must be (fp8 tensor, scale tensor) pairs")
-        A, SA = _Op(a, "lhs[0] (A)"), _sfa_op(sfa, "lhs[1] (A scales)")
-        B, SB = _Op(b, "rhs[0] (B)"), _sfa_op(sfb, "rhs[1] (B scales)")
-        D = _Op(out, "out (D)")
-        _want(fn, A, _F8, 2)
-        _want(fn, B, _F8, 2)
-        _want(fn, SA, ("float32",), 2)
-        _want(fn, SB, ("float32",), 2)
-        _want(fn, D, ("float32",), 2)
-        (m, k), (n, kb_) = A.shape, B.shape
-        if k != kb_:
-            _fail(fn, "K differs: A is [M, K] = %s but B is [N, K] = %s",
-                  list(A.shape), list(B.shape))
-        if D.shape != (m, n):
-            _fail(fn, "out must be [M, N] = [%d, %d], got %s", m, n, list(D.shape))
+        A, SA, B, SB, D, m, n, k, (sfa, sfb) = _nt_operands(fn, lhs, rhs, out, "float32",
+                                                            _sfa_op)
         if k < 0 or k % 128 != 0:
             _fail(fn, "K = %d must be a multiple of 128", k)
         if n <= 0 or n % 8 != 0:

@@ -34,12 +34,11 @@ static Value i32c(OpBuilder &b, Location loc, int64_t v) {
 namespace {
 
 /// The two f32 values of a fragment pair (registers i, i + 1 of the part
-/// that holds 8-column group j), packed as bf16x2 in an i32.
-Value packedPair(OpBuilder &b, Location loc, ValueRange totals,
-                        int64_t groupsPerPart, int64_t j, int64_t h) {
+/// that holds 8-column group j) as a vector<2xf32>.
+Value f32Pair(OpBuilder &b, Location loc, ValueRange totals,
+              int64_t groupsPerPart, int64_t j, int64_t h) {
   Type i32 = b.getI32Type();
   auto v2f32 = VectorType::get({2}, b.getF32Type());
-  auto v2bf16 = VectorType::get({2}, b.getBF16Type());
   Value part = totals[j / groupsPerPart];
   int64_t field = 4 * (j % groupsPerPart) + 2 * h;
   Value v = LLVM::UndefOp::create(b, loc, v2f32);
@@ -48,7 +47,15 @@ Value packedPair(OpBuilder &b, Location loc, ValueRange totals,
     v = LLVM::InsertElementOp::create(b, loc, v, x,
                                       LLVM::ConstantOp::create(b, loc, i32, e));
   }
-  return LLVM::BitcastOp::create(b, loc, i32,
+  return v;
+}
+
+/// The same pair packed as bf16x2 in an i32.
+Value packedPair(OpBuilder &b, Location loc, ValueRange totals,
+                 int64_t groupsPerPart, int64_t j, int64_t h) {
+  auto v2bf16 = VectorType::get({2}, b.getBF16Type());
+  Value v = f32Pair(b, loc, totals, groupsPerPart, j, h);
+  return LLVM::BitcastOp::create(b, loc, b.getI32Type(),
                                  LLVM::FPTruncOp::create(b, loc, v2bf16, v));
 }
 
@@ -169,22 +176,6 @@ struct PromoteColsLowering : OpRewritePattern<PromoteColsOp> {
     return success();
   }
 };
-
-/// The two f32 values of a fragment pair as a vector<2xf32>.
-Value f32Pair(OpBuilder &b, Location loc, ValueRange totals,
-              int64_t groupsPerPart, int64_t j, int64_t h) {
-  Type i32 = b.getI32Type();
-  auto v2f32 = VectorType::get({2}, b.getF32Type());
-  Value part = totals[j / groupsPerPart];
-  int64_t field = 4 * (j % groupsPerPart) + 2 * h;
-  Value v = LLVM::UndefOp::create(b, loc, v2f32);
-  for (int64_t e = 0; e < 2; ++e) {
-    Value x = LLVM::ExtractValueOp::create(b, loc, part, field + e);
-    v = LLVM::InsertElementOp::create(b, loc, v, x,
-                                      LLVM::ConstantOp::create(b, loc, i32, e));
-  }
-  return v;
-}
 
 struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
   using OpRewritePattern::OpRewritePattern;
