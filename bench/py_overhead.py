@@ -12,8 +12,12 @@ For each kind of tensor and each call it times:
   same tensors every call (the warm path: launch cache hit, current stream
   looked up);
 - ``python_stream``: the same with ``stream=`` given (no stream lookup);
-- ``c``: the bare C call, ``bind_gemm_fp8_fp8_bf16_nt``'s callable (one
-  ctypes call on prebuilt structs);
+- ``c``: the bare C call, ``bind_gemm_fp8_fp8_bf16_nt(plain=True)``'s
+  callable (one ctypes call of ``dgemm_gemm_fp8_bf16_nt`` on prebuilt
+  structs);
+- ``c_bound``: the C bound call, ``bind_gemm_fp8_fp8_bf16_nt``'s callable
+  (one ctypes call of ``dgemm_bound_call_launch``: what a warm Python call
+  makes since the launches of torch outputs are bound);
 - ``grouped_contiguous`` / ``grouped_masked`` and their ``*_c`` bare calls
   (the m-grouped functions' warm path; the bare calls are built from the
   package's validated structs).
@@ -427,8 +431,8 @@ def run_kind(kind, args, emit):
     dgemm.gemm_fp8_fp8_bf16_nt(lhs, rhs, d)  # compiles (or loads) the kernel
     sync()
     first_ms = (time.perf_counter() - t0) * 1e3
-    bound = dgemm.bind_gemm_fp8_fp8_bf16_nt(lhs, rhs, d)
-    calls.append(("c", bound))
+    calls.append(("c", dgemm.bind_gemm_fp8_fp8_bf16_nt(lhs, rhs, d, plain=True)))
+    calls.append(("c_bound", dgemm.bind_gemm_fp8_fp8_bf16_nt(lhs, rhs, d)))
     for name, fn in calls:
         results[name] = measure(fn, args, sync)
     emit(dict(rec_base, call="gemm_fp8_fp8_bf16_nt", m=M, n=N, k=K, first_call_ms=round(first_ms, 2),

@@ -42,6 +42,7 @@ CATEGORIES = {
     "not-sm90": "GPU not sm_90",
     "driver-fault": "driver call fails",
     "no-context": "thread without a context",
+    "stale": "bound call used where it is stale",
     "cache": "unwritable / corrupt cache folder",
     "malformed-ir": "malformed IR",
     "nesting": "deeply nested input",

@@ -327,13 +327,16 @@ def render(records, source_name, commit=None, warm_records=None, deepgemm=None):
     out.append(summary_row("everything", shapes, dg_rows))
     hp = [num(r, "host_us", "dgemm_python") for r in shapes]
     hc = [num(r, "host_us", "dgemm_c") for r in shapes]
+    hb = [num(r, "host_us", "dgemm_c_bound") for r in shapes]
     ht = [num(r, "host_us", "torch_blockwise") for r in shapes]
     cm = [num(r, "compile_ms") for r in shapes if num(r, "compile_ms")]
     out += [""]
     if any(v is not None for v in hp):
         out.append("Host overhead of a cache-hit call, median over shapes: %s µs through Python, "
-                   "%s µs for the bare C call%s." % (
+                   "%s µs for the bare C call%s%s." % (
                        fmt(median(hp), 1), fmt(median(hc), 1),
+                       ", %s µs for a C bound call" % fmt(median(hb), 1)
+                       if any(v is not None for v in hb) else "",
                        "; torch blockwise %s µs" % fmt(median(ht), 1)
                        if any(v is not None for v in ht) else ""))
     if cm:
@@ -407,7 +410,7 @@ def render_compile_times(recs):
         out.append("Medians over %s kernels: cold compile %s ms (max %s), driver load %s ms, "
                    "cold total %s ms (max %s%s); batch compile %s ms; process set-up %s ms; "
                    "warm start %s ms (%s ms with the driver cache); warm call %s µs "
-                   "through Python, %s µs bare C%s." % (
+                   "through Python, %s µs bare C (%s µs a C bound call)%s." % (
                        summ.get("kernels"), fmt(summ.get("cold_compile_ms_median"), 1),
                        fmt(summ.get("cold_compile_ms_max"), 1),
                        fmt(summ.get("cold_load_ms_median"), 1),
@@ -421,23 +424,24 @@ def render_compile_times(recs):
                        fmt(summ.get("warm_driver_cache_prepare_ms_median"), 2),
                        fmt(summ.get("host_us_python_median"), 1),
                        fmt(summ.get("host_us_c_median"), 1),
+                       fmt(summ.get("host_us_c_bound_median"), 1),
                        "" if summ.get("goal_host_met") is None else
                        ": goal %s" % ("met" if summ["goal_host_met"] else "MISSED")))
         out.append("")
     if host_skip:
         out += ["Host phase skipped: %s" % host_skip, ""]
     out += ["| M | N | K | kernel | cold compile ms | cold load ms | batch compile ms "
-            "| warm start ms | warm, driver cache ms | warm call µs (py / C) |",
+            "| warm start ms | warm, driver cache ms | warm call µs (py / C / C bound) |",
             "|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|"]
     for (m, n, k), ph in by.items():
         cold, batch = ph.get("cold", {}), ph.get("batch", {})
         warm, wdc, host = ph.get("warm", {}), ph.get("warm_driver_cache", {}), ph.get("host", {})
-        hp, hc = host.get("host_us_python"), host.get("host_us_c")
+        hp, hc, hb = host.get("host_us_python"), host.get("host_us_c"), host.get("host_us_c_bound")
         out.append("| %d | %d | %d | `%s` | %s | %s | %s | %s | %s | %s |" % (
             m, n, k, cold.get("kernel") or "-", fmt(cold.get("compile_ms"), 1),
             fmt(cold.get("load_ms"), 1), fmt(batch.get("compile_ms"), 1),
             fmt(warm.get("prepare_ms"), 2), fmt(wdc.get("prepare_ms"), 2),
-            "%s / %s" % (fmt(hp, 1), fmt(hc, 1)) if hp is not None else "-"))
+            "%s / %s / %s" % (fmt(hp, 1), fmt(hc, 1), fmt(hb, 1)) if hp is not None else "-"))
     errors = [r for r in recs if r.get("error")]
     if errors:
         out += ["", "Errors:"] + ["- %s M=%s N=%s K=%s: `%s`" % (

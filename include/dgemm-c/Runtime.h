@@ -28,7 +28,10 @@ typedef enum dgemm_status {
   DGEMM_ERROR_CACHE = 6,            /* reserved: the disk cache never fails a
                                        call (an unusable cache directory means
                                        memory-only caching) */
-  DGEMM_ERROR_INTERNAL = 7
+  DGEMM_ERROR_INTERNAL = 7,
+  DGEMM_ERROR_STALE_BINDING = 8 /* a bound call cannot launch here (another
+                                   current context, or the SM limit changed
+                                   since it was bound): make the plain call */
 } dgemm_status;
 
 typedef enum dgemm_dtype {
@@ -143,6 +146,51 @@ dgemm_status dgemm_m_grouped_gemm_fp8_bf16_nt_masked(
     const dgemm_tensor *a, const dgemm_tensor *a_scale, const dgemm_tensor *b,
     const dgemm_tensor *b_scale, const dgemm_tensor *masked_m,
     int64_t expected_m, const dgemm_tensor *d, void *stream);
+
+/* Bound calls: a GEMM call validated, compiled, loaded and with its kernel
+ * parameters encoded once, for a hot loop on the same tensors. Each
+ * dgemm_bind_* function takes the arguments of the call of the same name
+ * without the stream, checks them as that call does, and on success stores
+ * in *out a handle whose launch does what that call would do (including
+ * nothing, for M == 0). Nothing is launched by the bind itself; it compiles
+ * and loads the kernel in the current context (or device 0's primary
+ * context) as the first call would. The handle holds the tensors' addresses
+ * and sizes, not the tensors: their contents may change between launches,
+ * their storage must outlive the handle's use. A masked call reads masked_m
+ * on the device at each launch, as the plain call does. */
+typedef struct dgemm_bound_call dgemm_bound_call;
+
+dgemm_status dgemm_bind_gemm_fp8_bf16_nt(const dgemm_tensor *a,
+                                         const dgemm_tensor *a_scale,
+                                         const dgemm_tensor *b,
+                                         const dgemm_tensor *b_scale,
+                                         const dgemm_tensor *d,
+                                         dgemm_bound_call **out);
+dgemm_status dgemm_bind_wgrad_gemm_fp8_fp32_nt(const dgemm_tensor *a,
+                                               const dgemm_tensor *a_scale,
+                                               const dgemm_tensor *b,
+                                               const dgemm_tensor *b_scale,
+                                               const dgemm_tensor *d,
+                                               dgemm_bound_call **out);
+dgemm_status dgemm_bind_m_grouped_gemm_fp8_bf16_nt_contiguous(
+    const dgemm_tensor *a, const dgemm_tensor *a_scale, const dgemm_tensor *b,
+    const dgemm_tensor *b_scale, const dgemm_tensor *m_indices,
+    const dgemm_tensor *d, dgemm_bound_call **out);
+dgemm_status dgemm_bind_m_grouped_gemm_fp8_bf16_nt_masked(
+    const dgemm_tensor *a, const dgemm_tensor *a_scale, const dgemm_tensor *b,
+    const dgemm_tensor *b_scale, const dgemm_tensor *masked_m,
+    int64_t expected_m, const dgemm_tensor *d, dgemm_bound_call **out);
+
+/* Launches a bound call on `stream` (NULL = default): one driver launch, no
+ * checks of the tensors. It runs in the context it was bound in; on a thread
+ * with another current context, or after dgemm_set_num_sms changed the
+ * limit, it returns DGEMM_ERROR_STALE_BINDING and launches nothing. On a
+ * thread with no current context it makes the binding's context current for
+ * the launch. Safe to call from several threads at once. */
+dgemm_status dgemm_bound_call_launch(dgemm_bound_call *call, void *stream);
+
+/* Frees a bound call (NULL is a no-op). */
+void dgemm_bound_call_free(dgemm_bound_call *call);
 
 /* The kernel config the runtime will use for a normal GEMM of this shape, as
  * text ("#dgemm.config<...>", NUL-terminated). Uses the device of the current

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "dgemm-c/Runtime.h"
 
+#include "dgemm/Runtime/BoundCall.h"
 #include "dgemm/Runtime/Compiler.h"
 #include "dgemm/Runtime/CudaContext.h"
 #include "dgemm/Runtime/JitEnv.h"
@@ -29,6 +30,11 @@
 
 using namespace dgemm;
 using namespace dgemm::runtime;
+
+/// The C API's handle of a BoundCall.
+struct dgemm_bound_call {
+  BoundCall call;
+};
 
 namespace {
 
@@ -217,6 +223,10 @@ Status launch(DeviceSession &session,
   KernelParams params;
   if (!(s = params.build(driver, args)).ok())
     return s;
+  if (BoundCallCapture *capture = BoundCallCapture::active()) // dgemm_bind_*
+    return capture->record(driver, session.context->context(),
+                           numSmsLimit.load(), std::move(loaded), grid,
+                           std::move(params));
   return launchKernel(driver, *loaded, grid, params.pointers(),
                       static_cast<cuda::CUstream>(stream));
 }
@@ -661,6 +671,24 @@ Status prepare(int64_t m, int64_t n, int64_t k, double *compileMs, char *info,
   return Status::success();
 }
 
+/// Runs `call` (an entry point's C++ function) under a capture: its launch
+/// is recorded into a new bound call, handed out in *out.
+template <typename Call>
+Status bindCall(dgemm_bound_call **out, Call call) {
+  if (!out)
+    return Status::invalidArgument("out (the bound call's handle) is NULL");
+  *out = nullptr;
+  auto bound = std::make_unique<dgemm_bound_call>();
+  Status s;
+  {
+    BoundCallCapture capture(bound->call);
+    s = call();
+  }
+  if (s.ok())
+    *out = bound.release();
+  return s;
+}
+
 } // namespace
 
 extern "C" {
@@ -716,6 +744,56 @@ dgemm_status dgemm_m_grouped_gemm_fp8_bf16_nt_masked(
   GroupedOperands ops{a, a_scale, b, b_scale, masked_m, d};
   return finish(groupedGemm(ops, kLayoutMasked, expected_m, stream));
 }
+
+dgemm_status dgemm_bind_gemm_fp8_bf16_nt(const dgemm_tensor *a,
+                                         const dgemm_tensor *a_scale,
+                                         const dgemm_tensor *b,
+                                         const dgemm_tensor *b_scale,
+                                         const dgemm_tensor *d,
+                                         dgemm_bound_call **out) {
+  GemmOperands ops{a, a_scale, b, b_scale, d};
+  return finish(bindCall(out, [&] { return gemm(ops, nullptr); }));
+}
+
+dgemm_status dgemm_bind_wgrad_gemm_fp8_fp32_nt(const dgemm_tensor *a,
+                                               const dgemm_tensor *a_scale,
+                                               const dgemm_tensor *b,
+                                               const dgemm_tensor *b_scale,
+                                               const dgemm_tensor *d,
+                                               dgemm_bound_call **out) {
+  GemmOperands ops{a, a_scale, b, b_scale, d};
+  return finish(bindCall(out, [&] { return wgradGemm(ops, nullptr); }));
+}
+
+dgemm_status dgemm_bind_m_grouped_gemm_fp8_bf16_nt_contiguous(
+    const dgemm_tensor *a, const dgemm_tensor *a_scale, const dgemm_tensor *b,
+    const dgemm_tensor *b_scale, const dgemm_tensor *m_indices,
+    const dgemm_tensor *d, dgemm_bound_call **out) {
+  GroupedOperands ops{a, a_scale, b, b_scale, m_indices, d};
+  return finish(bindCall(
+      out, [&] { return groupedGemm(ops, kLayoutContiguous, 0, nullptr); }));
+}
+
+dgemm_status dgemm_bind_m_grouped_gemm_fp8_bf16_nt_masked(
+    const dgemm_tensor *a, const dgemm_tensor *a_scale, const dgemm_tensor *b,
+    const dgemm_tensor *b_scale, const dgemm_tensor *masked_m,
+    int64_t expected_m, const dgemm_tensor *d, dgemm_bound_call **out) {
+  GroupedOperands ops{a, a_scale, b, b_scale, masked_m, d};
+  return finish(bindCall(out, [&] {
+    return groupedGemm(ops, kLayoutMasked, expected_m, nullptr);
+  }));
+}
+
+dgemm_status dgemm_bound_call_launch(dgemm_bound_call *call, void *stream) {
+  if (!call)
+    return finish(Status::invalidArgument("call (the bound call) is NULL"));
+  Status s = call->call.launch(stream, numSmsLimit.load());
+  if (s.ok()) // the warm path builds no message
+    return DGEMM_OK;
+  return finish(s);
+}
+
+void dgemm_bound_call_free(dgemm_bound_call *call) { delete call; }
 
 dgemm_status dgemm_gemm_config(int64_t m, int64_t n, int64_t k, char *buf,
                                int64_t buf_size) {

@@ -23,6 +23,8 @@ const char *dgemm::runtime::statusName(dgemm_status code) {
     return "DGEMM_ERROR_CACHE";
   case DGEMM_ERROR_INTERNAL:
     return "DGEMM_ERROR_INTERNAL";
+  case DGEMM_ERROR_STALE_BINDING:
+    return "DGEMM_ERROR_STALE_BINDING";
   }
   return "DGEMM_ERROR_UNKNOWN";
 }

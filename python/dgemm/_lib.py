@@ -31,6 +31,7 @@ ERROR_COMPILE = 4
 ERROR_CUDA = 5
 ERROR_CACHE = 6
 ERROR_INTERNAL = 7
+ERROR_STALE_BINDING = 8
 STATUS_NAMES = {
     OK: "DGEMM_OK",
     ERROR_INVALID_ARGUMENT: "DGEMM_ERROR_INVALID_ARGUMENT",
@@ -40,6 +41,7 @@ STATUS_NAMES = {
     ERROR_CUDA: "DGEMM_ERROR_CUDA",
     ERROR_CACHE: "DGEMM_ERROR_CACHE",
     ERROR_INTERNAL: "DGEMM_ERROR_INTERNAL",
+    ERROR_STALE_BINDING: "DGEMM_ERROR_STALE_BINDING",
 }
 
 # dgemm_dtype (Runtime.h), keyed by the PyTorch dtype name without "torch.".
@@ -108,6 +110,7 @@ class Tensor(ctypes.Structure):
 
 _TP = ctypes.POINTER(Tensor)
 _c_int64 = ctypes.c_int64
+_BCP = ctypes.POINTER(ctypes.c_void_p)  # dgemm_bound_call **
 
 # name -> (restype, argtypes). Output char buffers are POINTER(c_char) so
 # that create_string_buffer objects pass as they are.
@@ -125,6 +128,14 @@ API = {
         ctypes.c_int, [_TP, _TP, _TP, _TP, _TP, _TP, ctypes.c_void_p]),
     "dgemm_m_grouped_gemm_fp8_bf16_nt_masked": (
         ctypes.c_int, [_TP, _TP, _TP, _TP, _TP, _c_int64, _TP, ctypes.c_void_p]),
+    "dgemm_bind_gemm_fp8_bf16_nt": (ctypes.c_int, [_TP, _TP, _TP, _TP, _TP, _BCP]),
+    "dgemm_bind_wgrad_gemm_fp8_fp32_nt": (ctypes.c_int, [_TP, _TP, _TP, _TP, _TP, _BCP]),
+    "dgemm_bind_m_grouped_gemm_fp8_bf16_nt_contiguous": (
+        ctypes.c_int, [_TP, _TP, _TP, _TP, _TP, _TP, _BCP]),
+    "dgemm_bind_m_grouped_gemm_fp8_bf16_nt_masked": (
+        ctypes.c_int, [_TP, _TP, _TP, _TP, _TP, _c_int64, _TP, _BCP]),
+    "dgemm_bound_call_launch": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p]),
+    "dgemm_bound_call_free": (None, [ctypes.c_void_p]),
     "dgemm_gemm_config": (ctypes.c_int, [_c_int64, _c_int64, _c_int64,
                                          ctypes.POINTER(ctypes.c_char), _c_int64]),
     "dgemm_gemm_prepare": (ctypes.c_int, [_c_int64, _c_int64, _c_int64,
@@ -153,7 +164,8 @@ FAST = ("dgemm_gemm_fp8_bf16_nt", "dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous",
         "dgemm_m_grouped_gemm_fp8_bf16_nt_masked", "dgemm_launch_kernel_ir",
         "dgemm_launch_grouped_kernel_ir", "dgemm_wgrad_gemm_fp8_fp32_nt",
         "dgemm_launch_wgrad_kernel_ir",
-        "dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous_offsets")
+        "dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous_offsets",
+        "dgemm_bound_call_launch")
 
 
 class Fast:

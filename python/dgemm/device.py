@@ -15,6 +15,10 @@ def set_num_sms(num_sms: int) -> None:
                                       % (num_sms,))
     lib = _lib.load()
     _lib.check(lib.dgemm_set_num_sms(num_sms), "dgemm_set_num_sms", lib)
+    # Bound calls keep the grid of the old limit (they would launch the
+    # plain call from now on): forget them with the cached launches.
+    from .gemm import _clear_caches
+    _clear_caches()
 
 
 def get_num_sms() -> int:

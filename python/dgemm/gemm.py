@@ -214,13 +214,14 @@ class _Launch:
     when an operand is not a torch tensor: a cached launch of such operands
     reads their ``is_cuda`` again on a hit (for torch tensors the device in
     the cache key says it)."""
-    __slots__ = ("m", "structs", "refs", "device", "duck")
+    __slots__ = ("m", "structs", "refs", "device", "duck", "bound")
 
     def __init__(self, m, ops, out):
         self.m = m
         self.structs = tuple(t.tensor() for t in ops)
         self.refs = tuple(ctypes.byref(t) for t in self.structs)
         self.duck = not all(_is_torch(t.obj) for t in ops)
+        self.bound = None  # a _Bound once _bind made one
         self.device = None
         if _is_torch(out):
             self.device = out.device.index
@@ -236,6 +237,45 @@ class _Launch:
         if self.device is None:
             return 0
         return _raw_stream(self.device)
+
+
+class _Bound:
+    """A dgemm_bound_call handle (include/dgemm-c/Runtime.h), freed with the
+    object."""
+    __slots__ = ("handle", "free")
+
+    def __init__(self, handle, free):
+        self.handle = handle
+        self.free = free
+
+    def __del__(self):
+        try:
+            self.free(self.handle)
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass
+
+
+def _bind(launch, bind_name, args):
+    """Binds a validated launch of a torch output that is being cached
+    (``bind_name``, a dgemm_bind_* function, called with
+    ``args`` and the handle's address, with the output's device current):
+    a later hit launches it with one C call (dgemm_bound_call_launch), no
+    operand structs, no checks, no kernel lookup. A bind that fails leaves
+    the launch unbound: the plain call then raises the library's error."""
+    dev = launch.device
+    if dev is None or not launch.m:
+        return
+    lib = _lib.load()
+    bind_fn = getattr(lib, bind_name)
+    handle = ctypes.c_void_p()
+    if _current_device() == dev:
+        status = bind_fn(*args, ctypes.byref(handle))
+    else:
+        import torch
+        with torch.cuda.device(dev):
+            status = bind_fn(*args, ctypes.byref(handle))
+    if status == _lib.OK and handle.value:
+        launch.bound = _Bound(handle, lib.dgemm_bound_call_free)
 
 
 # PyTorch's current-stream and current-device queries, looked up once, when
@@ -283,9 +323,11 @@ def _fast():
 
 def _go(launch, c_fn, fn, stream, args):
     """Calls ``c_fn(*args, stream)`` (a _lib.Fast function) for a validated
-    launch: the stream is the caller's, else PyTorch's current stream of the
-    output's device (0 for non-torch outputs); the output's device is made
-    current for the call when it is not."""
+    launch, or its bound call when it has one: the stream is the caller's,
+    else PyTorch's current stream of the output's device (0 for non-torch
+    outputs); the output's device is made current for the plain call when it
+    is not (a bound call launches only in its own context: elsewhere it is
+    stale, and the plain call is made)."""
     dev = launch.device
     if stream is not None:
         s = _stream_arg(int(stream))
@@ -296,6 +338,13 @@ def _go(launch, c_fn, fn, stream, args):
         s = _stream_args.get(raw) if raw else None
         if s is None and raw:
             s = _stream_arg(raw)
+    b = launch.bound
+    if b is not None:
+        status = (_lib._fast or _fast()).bound_call_launch(b.handle, s)
+        if status != _lib.ERROR_STALE_BINDING:
+            if status:
+                _lib.check(status, fn, _lib._lib)
+            return
     if dev is None or _current_device() == dev:
         status = c_fn(*args, s)
     else:
@@ -330,7 +379,8 @@ _recent = {}
 def _clear_caches():
     """Forgets every cached launch (tests)."""
     from . import grouped
-    for c in (_launch_cache, _recent, grouped._contiguous_cache, grouped._masked_cache):
+    for c in (_launch_cache, _recent, grouped._contiguous_cache, grouped._masked_cache,
+              grouped._offsets_cache):
         c.clear()
 
 
@@ -431,6 +481,13 @@ def gemm_fp8_fp8_bf16_nt(lhs, rhs, out, *, stream=None) -> None:
     else:
         s = _raw_stream(dev)
         s = (_stream_args.get(s) or _stream_arg(s)) if s else None
+    b = launch.bound
+    if b is not None:  # one C call; stale (another context, a new SM limit): the plain one
+        status = (_lib._fast or _fast()).bound_call_launch(b.handle, s)
+        if status != _lib.ERROR_STALE_BINDING:
+            if status:
+                _lib.check(status, "gemm_fp8_fp8_bf16_nt", _lib._lib)
+            return
     if dev is None or _current_device() == dev:
         status = (_lib._fast or _fast()).gemm_fp8_bf16_nt(*launch.refs, s)
     else:
@@ -454,21 +511,27 @@ def _gemm_full(fn, lhs, rhs, out, stream, key):
     launch = args.launch
     if key is not None and not args.copied:
         _cache_put(_launch_cache, key, launch)
+        _bind(launch, "dgemm_bind_gemm_fp8_bf16_nt", launch.refs)
     if launch.m:
         _go(launch, _fast().gemm_fp8_bf16_nt, fn, stream, launch.refs)
     del args  # layout copies live until the launch is queued
 
 
-def bind_gemm_fp8_fp8_bf16_nt(lhs, rhs, out, *, stream=None):
+def bind_gemm_fp8_fp8_bf16_nt(lhs, rhs, out, *, stream=None, plain=False):
     """Validates the operands once (shapes, dtypes and alignment as
     :func:`gemm_fp8_fp8_bf16_nt`) and returns a no-argument callable that
-    launches the same GEMM again: the C call alone, with no Python checks and
-    no stream or device lookup (the stream is fixed at bind time, and the
-    caller's current device must be the operands'). A scale tensor that needs
-    a layout copy is copied once, here: later changes to the original are not
-    seen, so bind TMA-aligned scales. The callable keeps the tensors alive;
-    their contents may change between calls. Used to measure the C API's own
-    host overhead; handy in tight loops."""
+    launches the same GEMM again with no Python checks and no stream or
+    device lookup (the stream is fixed at bind time). By default the
+    callable launches a C bound call (``dgemm_bind_gemm_fp8_bf16_nt``: the
+    kernel, its grid and its encoded parameters made once; launching is one
+    driver call, in the context current at bind time); ``plain=True`` makes
+    it call ``dgemm_gemm_fp8_bf16_nt`` each time instead (validation, kernel
+    lookup and parameters redone in C: how the two C paths compare). The
+    caller's current device must be the operands'. A scale tensor that
+    needs a layout copy is copied once, here: later changes to the original
+    are not seen, so bind TMA-aligned scales. The callable keeps the tensors
+    alive; their contents may change between calls. For tight loops and for
+    measuring the C API's own host overhead."""
     fn = "gemm_fp8_fp8_bf16_nt"
     lhs, rhs, out = _readable(lhs, rhs, out, stream)
     args = _GemmArgs(fn, lhs, rhs, out)
@@ -477,15 +540,28 @@ def bind_gemm_fp8_fp8_bf16_nt(lhs, rhs, out, *, stream=None):
     lib = _lib.load()
     launch = args.launch
     s = _stream_arg(launch.stream(stream))
-    r0, r1, r2, r3, r4 = launch.refs
-    c_fn = _fast().gemm_fp8_bf16_nt
     check = _lib.check
+    if plain:
+        r0, r1, r2, r3, r4 = launch.refs
+        c_fn = _fast().gemm_fp8_bf16_nt
 
-    def call():
-        status = c_fn(r0, r1, r2, r3, r4, s)
-        if status:
-            check(status, fn, lib)
+        def call():
+            status = c_fn(r0, r1, r2, r3, r4, s)
+            if status:
+                check(status, fn, lib)
+    else:
+        handle = ctypes.c_void_p()
+        check(lib.dgemm_bind_gemm_fp8_bf16_nt(*launch.refs, ctypes.byref(handle)),
+              "dgemm_bind_gemm_fp8_bf16_nt", lib)
+        bound = _Bound(handle, lib.dgemm_bound_call_free)
+        c_fn = _fast().bound_call_launch
 
+        def call():
+            status = c_fn(handle, s)
+            if status:
+                check(status, fn, lib)
+
+        call.bound = bound  # freed with the callable
     call.args = args  # keeps the operands (and copies) alive
     return call
 

@@ -14,7 +14,7 @@ import ctypes
 
 from . import _lib
 from ._lib import DgemmArgumentError
-from .gemm import (_CACHE_MAX, _Launch, _Op, _all_cuda, _fail, _fast, _go, _is_torch,
+from .gemm import (_CACHE_MAX, _Launch, _Op, _all_cuda, _bind, _fail, _fast, _go, _is_torch,
                    _sfa_op, _want)
 from .utils import ceil_div, get_col_major_tma_aligned_tensor, is_col_major_tma_aligned
 
@@ -136,15 +136,26 @@ def _key(lhs, rhs, out, groups):
         return None
 
 
-def _full(fn, cache, lhs, rhs, out, groups, masked, offsets=False):
-    """Every rule checked; the launch cached when no scale needed a copy.
+def _full(fn, cache, lhs, rhs, out, groups, masked, offsets=False, expected_m=None):
+    """Every rule checked; the launch cached (and bound: gemm._bind, except
+    for the offsets form) when no scale needed a copy. A masked launch is
+    keyed with ``expected_m`` too (its binding chose the config for it).
     Returns (launch, args): args keeps any copies alive until the call."""
     args = _GroupedArgs(fn, lhs, rhs, out, groups, masked, offsets)
     key = _key(lhs, rhs, out, groups) if not args.copied else None
     if key is not None:
+        if masked:
+            key += (expected_m,)
         if len(cache) >= _CACHE_MAX:
             cache.clear()
-        cache[key] = args.launch
+        launch = args.launch
+        cache[key] = launch
+        r = launch.refs
+        if masked:
+            _bind(launch, "dgemm_bind_m_grouped_gemm_fp8_bf16_nt_masked",
+                  (r[0], r[1], r[2], r[3], r[4], expected_m, r[5]))
+        elif not offsets:
+            _bind(launch, "dgemm_bind_m_grouped_gemm_fp8_bf16_nt_contiguous", r)
     return args.launch, args
 
 
@@ -266,12 +277,13 @@ def m_grouped_gemm_fp8_fp8_bf16_nt_masked(lhs, rhs, out, masked_m, expected_m, *
             b.data_ptr(), b.shape, b.stride(), b.dtype, b.device,
             sfb.data_ptr(), sfb.shape, sfb.stride(), sfb.dtype, sfb.device,
             g.data_ptr(), g.shape, g.stride(), g.dtype, g.device,
-            out.data_ptr(), out.shape, out.stride(), out.dtype, out.device]
+            out.data_ptr(), out.shape, out.stride(), out.dtype, out.device, expected_m]
         keep = None
     except Exception:  # noqa: BLE001 - a miss, or not tensors
         launch = None
     if launch is None or (launch.duck and not _all_cuda(a, sfa, b, sfb, g, out)):
-        launch, keep = _full(fn, _masked_cache, lhs, rhs, out, masked_m, True)
+        launch, keep = _full(fn, _masked_cache, lhs, rhs, out, masked_m, True,
+                             expected_m=expected_m)
     if launch.m:
         r = launch.refs
         _go(launch, (_lib._fast or _fast()).m_grouped_gemm_fp8_bf16_nt_masked, fn, stream,

@@ -136,6 +136,88 @@ dgemm_status dgemm_m_grouped_gemm_fp8_bf16_nt_masked(
 
 int64_t stub_last_expected_m(void) { return last_expected_m; }
 
+/* Bound calls: the bind copies the operand structs (every bind succeeds
+ * unless stub_set_bind_status chose otherwise) and each launch records them
+ * as the plain call would; stub_set_stale(1) makes launches stale. */
+struct dgemm_bound_call {
+  int kind; /* 0 normal, 1 contiguous, 2 masked, 3 wgrad */
+  dgemm_tensor t[6];
+  int64_t expected_m;
+};
+static int binds, bound_launches, stale, bind_status, bound_frees;
+int stub_binds(void) { return binds; }
+int stub_bound_launches(void) { return bound_launches; }
+int stub_bound_frees(void) { return bound_frees; }
+void stub_set_stale(int on) { stale = on; }
+void stub_set_bind_status(int status) { bind_status = status; }
+
+static dgemm_status bind(int kind, const dgemm_tensor *const *ts, int n,
+                         int64_t expected_m, dgemm_bound_call **out) {
+  ++binds;
+  if (bind_status) {
+    snprintf(last_error, sizeof last_error, "stub: bind failed");
+    return (dgemm_status)bind_status;
+  }
+  dgemm_bound_call *c = calloc(1, sizeof *c);
+  c->kind = kind;
+  for (int i = 0; i < n; ++i)
+    c->t[i] = *ts[i];
+  c->expected_m = expected_m;
+  *out = c;
+  return DGEMM_OK;
+}
+
+dgemm_status dgemm_bind_gemm_fp8_bf16_nt(const dgemm_tensor *a, const dgemm_tensor *sa,
+                                         const dgemm_tensor *b, const dgemm_tensor *sb,
+                                         const dgemm_tensor *d, dgemm_bound_call **out) {
+  const dgemm_tensor *ts[] = {a, sa, b, sb, d};
+  return bind(0, ts, 5, 0, out);
+}
+
+dgemm_status dgemm_bind_wgrad_gemm_fp8_fp32_nt(const dgemm_tensor *a, const dgemm_tensor *sa,
+                                               const dgemm_tensor *b, const dgemm_tensor *sb,
+                                               const dgemm_tensor *d, dgemm_bound_call **out) {
+  const dgemm_tensor *ts[] = {a, sa, b, sb, d};
+  return bind(3, ts, 5, 0, out);
+}
+
+dgemm_status dgemm_bind_m_grouped_gemm_fp8_bf16_nt_contiguous(
+    const dgemm_tensor *a, const dgemm_tensor *sa, const dgemm_tensor *b,
+    const dgemm_tensor *sb, const dgemm_tensor *m_indices, const dgemm_tensor *d,
+    dgemm_bound_call **out) {
+  const dgemm_tensor *ts[] = {a, sa, b, sb, m_indices, d};
+  return bind(1, ts, 6, 0, out);
+}
+
+dgemm_status dgemm_bind_m_grouped_gemm_fp8_bf16_nt_masked(
+    const dgemm_tensor *a, const dgemm_tensor *sa, const dgemm_tensor *b,
+    const dgemm_tensor *sb, const dgemm_tensor *masked_m, int64_t expected_m,
+    const dgemm_tensor *d, dgemm_bound_call **out) {
+  const dgemm_tensor *ts[] = {a, sa, b, sb, masked_m, d};
+  return bind(2, ts, 6, expected_m, out);
+}
+
+dgemm_status dgemm_bound_call_launch(dgemm_bound_call *c, void *stream) {
+  if (stale) {
+    snprintf(last_error, sizeof last_error, "stub: stale");
+    return DGEMM_ERROR_STALE_BINDING;
+  }
+  ++bound_launches;
+  if (c->kind == 1 || c->kind == 2)
+    recordGrouped(&c->t[0], &c->t[1], &c->t[2], &c->t[3], &c->t[4], &c->t[5], stream);
+  else
+    record(&c->t[0], &c->t[1], &c->t[2], &c->t[3], &c->t[4], stream);
+  if (c->kind == 2)
+    last_expected_m = c->expected_m;
+  return finish();
+}
+
+void dgemm_bound_call_free(dgemm_bound_call *c) {
+  if (c)
+    ++bound_frees;
+  free(c);
+}
+
 dgemm_status dgemm_launch_grouped_kernel_ir(
     const char *kernel_ir, const dgemm_tensor *a, const dgemm_tensor *sa,
     const dgemm_tensor *b, const dgemm_tensor *sb, const dgemm_tensor *groups,

@@ -335,7 +335,7 @@ class _FakeDgemm:
         if self.corrupt:
             self.corrupt(out)
 
-    def bind_gemm_fp8_fp8_bf16_nt(self, lhs, rhs, out, stream=None):
+    def bind_gemm_fp8_fp8_bf16_nt(self, lhs, rhs, out, stream=None, plain=False):
         return lambda: self.gemm_fp8_fp8_bf16_nt(lhs, rhs, out)
 
 

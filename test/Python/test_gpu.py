@@ -100,6 +100,43 @@ class Gpu(unittest.TestCase):
         torch.cuda.synchronize()
         self.assertTrue(torch.equal(d.view(torch.int16), d0.view(torch.int16)))
 
+    def test_bound_calls_see_new_contents_and_limits(self):
+        # Warm calls launch C bound calls: new input values are read, the
+        # plain and bound callables of bind_gemm_fp8_fp8_bf16_nt agree bit
+        # for bit, and after set_num_sms (which forgets the bindings) the
+        # result is unchanged.
+        m, n, k = 256, 384, 512
+        inp, d0, chk = self.run_checked(m, n, k, seed=11)
+        self.assertTrue(chk["ok"], chk)
+        lhs, rhs = (inp["a"], inp["sfa_tma"]), (inp["b"], inp["sfb"])
+        d = torch.empty_like(d0)
+        for _ in range(2):
+            d.fill_(float("nan"))
+            dgemm.gemm_fp8_fp8_bf16_nt(lhs, rhs, d)  # the full path, then a hit
+            torch.cuda.synchronize()
+            self.assertTrue(torch.equal(d.view(torch.int16), d0.view(torch.int16)))
+        inp["sfa_tma"].mul_(2)  # same tensors, new values: D doubles exactly
+        dgemm.gemm_fp8_fp8_bf16_nt(lhs, rhs, d)
+        torch.cuda.synchronize()
+        self.assertTrue(torch.equal(d.float(), 2 * d0.float()))
+        inp["sfa_tma"].div_(2)
+        for plain in (False, True):
+            call = dgemm.bind_gemm_fp8_fp8_bf16_nt(lhs, rhs, d, plain=plain)
+            d.fill_(float("nan"))
+            call()
+            torch.cuda.synchronize()
+            self.assertTrue(torch.equal(d.view(torch.int16), d0.view(torch.int16)), plain)
+        dgemm.set_num_sms(64)  # may choose another config: checked against the reference
+        try:
+            d.fill_(float("nan"))
+            dgemm.gemm_fp8_fp8_bf16_nt(lhs, rhs, d)
+            torch.cuda.synchronize()
+            ref, rms = self.rb.reference(torch, dgemm, inp)
+            chk = self.rb.check_output(torch, dgemm, d, ref, rms)
+            self.assertTrue(chk["ok"], chk)
+        finally:
+            dgemm.set_num_sms(0)
+
     def test_side_stream(self):
         s = torch.cuda.Stream()
         with torch.cuda.stream(s):

@@ -206,14 +206,19 @@ class WarmPathOnStub(S.OnStubLibrary):
         sys.modules["torch"] = fake
         try:
             ops = torch_like(gemm_operands(128, 256, 512), index=1)
+            # Device 0 current: the bind runs under device 1, and the bound
+            # call is stale there (device 0's context), as the stub says:
+            # each call is then the plain one, under device 1.
+            self.stub.stub_set_stale(1)
             for _ in range(2):  # the full path, then a hit
                 call_gemm(ops)
                 self.assertEqual(self.stub.stub_last_stream(), 0x5001)
-            self.assertEqual(entered, [1, 1])
+            self.assertEqual(entered, [1, 1, 1])
             self.current[0] = 1
             call_gemm(ops)
-            self.assertEqual(entered, [1, 1])  # already current: no guard
+            self.assertEqual(entered, [1, 1, 1])  # already current: no guard
         finally:
+            self.stub.stub_set_stale(0)
             if saved is None:
                 del sys.modules["torch"]
             else:
@@ -288,7 +293,10 @@ class WarmPathOnStub(S.OnStubLibrary):
             self.assertEqual(self.stub.stub_last_expected_m(), 1 << 40)
             call_masked(ops, expected_m=5.0, stream=0)
             self.assertEqual(self.stub.stub_last_expected_m(), 5)
-            self.assertEqual(c.n, 1)
+            self.assertEqual(c.n, 3)  # expected_m is part of the key (it picks the config)
+            call_masked(ops, expected_m=77, stream=0)
+            self.assertEqual(self.stub.stub_last_expected_m(), 77)
+            self.assertEqual(c.n, 3)
             with self.assertRaisesRegex(DgemmArgumentError, "expected_m must be >= 1"):
                 call_masked(ops, expected_m=0, stream=0)
             with self.assertRaisesRegex(DgemmArgumentError, "expected_m must be an int"):
@@ -300,7 +308,104 @@ class WarmPathOnStub(S.OnStubLibrary):
             ops["a"]._ptr = 0x7f0090000000  # a new pointer is passed, not a stale struct
             call_masked(ops, stream=0)
             self.assertEqual(self.last(0).data, 0x7f0090000000)
-            self.assertEqual(c.n, 3)
+            self.assertEqual(c.n, 5)
+
+
+class BoundCallsOnStub(WarmPathOnStub):
+    """Cached launches of torch outputs are bound (dgemm_bind_*): hits make
+    one C call, dgemm_bound_call_launch; a stale binding falls back to the
+    plain call, a failed bind leaves the launch to the plain call, and
+    set_num_sms forgets (frees) every binding."""
+
+    def counts(self):
+        s = self.stub
+        return s.stub_binds(), s.stub_bound_launches(), s.stub_calls()
+
+    def test_hits_launch_the_bound_call(self):
+        ops = torch_like(gemm_operands(128, 256, 512))
+        b0, l0, c0 = self.counts()
+        with Counting(gemm, "_GemmArgs") as c:
+            for s in (None, 0x77, None):
+                call_gemm(ops, stream=s)
+            self.assertEqual(c.n, 1)
+        self.assertEqual(self.counts(), (b0 + 1, l0 + 3, c0 + 3))
+        self.assertEqual(self.stub.stub_last_stream(), 0x5000)
+        self.assertEqual(self.last(4).data, ops["d"].data_ptr())
+
+    def test_other_operands_are_bound_apart(self):
+        ops = torch_like(gemm_operands(128, 256, 512))
+        call_gemm(ops)
+        b0, l0, _ = self.counts()
+        ops["a"]._ptr = 0x7f0070000000
+        call_gemm(ops)
+        call_gemm(ops)
+        self.assertEqual(self.counts()[:2], (b0 + 1, l0 + 2))
+        self.assertEqual(self.last(0).data, 0x7f0070000000)
+
+    def test_non_torch_operands_are_not_bound(self):
+        b0, l0, c0 = self.counts()
+        ops = gemm_operands(128, 256, 512)
+        call_gemm(ops, stream=0)
+        call_gemm(ops, stream=0)
+        self.assertEqual(self.counts(), (b0, l0, c0 + 2))
+
+    def test_stale_binding_makes_the_plain_call(self):
+        ops = torch_like(gemm_operands(128, 256, 512))
+        call_gemm(ops)
+        b0, l0, c0 = self.counts()
+        self.stub.stub_set_stale(1)
+        try:
+            call_gemm(ops, stream=0x99)
+        finally:
+            self.stub.stub_set_stale(0)
+        self.assertEqual(self.counts(), (b0, l0, c0 + 1))
+        self.assertEqual(self.stub.stub_last_stream(), 0x99)
+
+    def test_failed_bind_leaves_the_plain_call(self):
+        ops = torch_like(gemm_operands(128, 256, 512))
+        b0, l0, c0 = self.counts()
+        self.stub.stub_set_bind_status(5)
+        try:
+            call_gemm(ops)
+            call_gemm(ops)
+        finally:
+            self.stub.stub_set_bind_status(0)
+        self.assertEqual(self.counts(), (b0 + 1, l0, c0 + 2))
+
+    def test_errors_of_a_bound_launch_raise(self):
+        ops = torch_like(gemm_operands(128, 256, 512))
+        call_gemm(ops)
+        self.stub.stub_set_next_status(5, b"stub: launch failed")
+        with self.assertRaisesRegex(dgemm.DgemmError, "DGEMM_ERROR_CUDA: stub: launch failed"):
+            call_gemm(ops)
+
+    def test_set_num_sms_forgets_the_bindings(self):
+        ops = torch_like(gemm_operands(128, 256, 512))
+        call_gemm(ops)
+        b0, _, _ = self.counts()
+        f0 = self.stub.stub_bound_frees()
+        dgemm.set_num_sms(100)
+        try:
+            self.assertEqual(self.stub.stub_bound_frees(), f0 + 1)
+            with Counting(gemm, "_GemmArgs") as c:
+                call_gemm(ops)
+                self.assertEqual(c.n, 1)
+            self.assertEqual(self.counts()[0], b0 + 1)
+        finally:
+            dgemm.set_num_sms(0)
+
+    def test_grouped_calls_are_bound(self):
+        b0, l0, _ = self.counts()
+        ops = torch_like(contiguous_operands())
+        for _ in range(2):
+            call_contiguous(ops)
+        self.assertEqual(self.counts()[:2], (b0 + 1, l0 + 2))
+        self.assertEqual(self.last(5).data, ops["d"].data_ptr())
+        ops = torch_like(masked_operands())
+        for e in (64, 64, 200, 64):
+            call_masked(ops, expected_m=e)
+            self.assertEqual(self.stub.stub_last_expected_m(), e)
+        self.assertEqual(self.counts()[:2], (b0 + 3, l0 + 6))
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "BadInputRow.h"
+#include "ValidOperands.h"
 #include "TensorTestHelpers.h"
 
 #include "gtest/gtest.h"
@@ -17,20 +18,6 @@ using namespace dgemm::test;
 
 namespace {
 
-/// Valid operands of M = 197, N = 224, K = 256 (never dereferenced).
-struct Gemm {
-  dgemm_tensor a = matrix(0x100000, DGEMM_DTYPE_F8E4M3, 197, 256, 256);
-  dgemm_tensor sa = matrix(0x200000, DGEMM_DTYPE_F32, 197, 2, 1, 200);
-  dgemm_tensor b = matrix(0x300000, DGEMM_DTYPE_F8E4M3, 224, 256, 256);
-  dgemm_tensor sb = matrix(0x400000, DGEMM_DTYPE_F32, 2, 2, 2);
-  dgemm_tensor d = matrix(0x500000, DGEMM_DTYPE_BF16, 197, 224, 224);
-
-  Call call() const {
-    return [g = *this](std::string &) {
-      return dgemm_gemm_fp8_bf16_nt(&g.a, &g.sa, &g.b, &g.sb, &g.d, nullptr);
-    };
-  }
-};
 
 template <typename Edit> Call edited(Edit edit) {
   Gemm g;

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "BadInputRow.h"
+#include "ValidOperands.h"
 #include "TensorTestHelpers.h"
 
 #include "gtest/gtest.h"
@@ -19,15 +20,6 @@ using namespace dgemm::test;
 
 namespace {
 
-/// Valid contiguous operands: G = 3, M_sum = 384, N = 200, K = 256.
-struct Contiguous {
-  dgemm_tensor a = dense(0x100000, DGEMM_DTYPE_F8E4M3, {384, 256});
-  dgemm_tensor sa = matrix(0x200000, DGEMM_DTYPE_F32, 384, 2, 1, 384);
-  dgemm_tensor b = dense(0x300000, DGEMM_DTYPE_F8E4M3, {3, 200, 256});
-  dgemm_tensor sb = dense(0x400000, DGEMM_DTYPE_F32, {3, 2, 2});
-  dgemm_tensor idx = dense(0x500000, DGEMM_DTYPE_I32, {384});
-  dgemm_tensor d = dense(0x600000, DGEMM_DTYPE_BF16, {384, 200});
-};
 
 template <typename Edit> Call contiguous(Edit edit) {
   Contiguous c;
@@ -38,22 +30,6 @@ template <typename Edit> Call contiguous(Edit edit) {
   };
 }
 
-/// Valid masked operands: G = 2, M_max = 70, N = 136, K = 384.
-struct Masked {
-  dgemm_tensor a = dense(0x100000, DGEMM_DTYPE_F8E4M3, {2, 70, 384});
-  dgemm_tensor sa = [] {
-    dgemm_tensor t = dense(0x200000, DGEMM_DTYPE_F32, {2, 70, 3});
-    t.strides[0] = 72 * 3;
-    t.strides[1] = 1;
-    t.strides[2] = 72;
-    return t;
-  }();
-  dgemm_tensor b = dense(0x300000, DGEMM_DTYPE_F8E4M3, {2, 136, 384});
-  dgemm_tensor sb = dense(0x400000, DGEMM_DTYPE_F32, {2, 2, 3});
-  dgemm_tensor mm = dense(0x500000, DGEMM_DTYPE_I32, {2});
-  dgemm_tensor d = dense(0x600000, DGEMM_DTYPE_BF16, {2, 70, 136});
-  int64_t expectedM = 64;
-};
 
 template <typename Edit> Call masked(Edit edit) {
   Masked m;

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "BadInputRow.h"
+#include "ValidOperands.h"
 #include "TensorTestHelpers.h"
 
 #include "gtest/gtest.h"
@@ -18,14 +19,6 @@ using namespace dgemm::test;
 
 namespace {
 
-/// Valid weight-gradient operands: M = 197, N = 224, K = 256.
-struct Wgrad {
-  dgemm_tensor a = dense(0x100000, DGEMM_DTYPE_F8E4M3, {197, 256});
-  dgemm_tensor sa = matrix(0x200000, DGEMM_DTYPE_F32, 197, 2, 1, 200);
-  dgemm_tensor b = dense(0x300000, DGEMM_DTYPE_F8E4M3, {224, 256});
-  dgemm_tensor sb = matrix(0x400000, DGEMM_DTYPE_F32, 224, 2, 1, 224);
-  dgemm_tensor d = dense(0x500000, DGEMM_DTYPE_F32, {197, 224});
-};
 
 template <typename Edit> Call wgrad(Edit edit) {
   Wgrad w;
