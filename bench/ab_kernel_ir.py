@@ -9,6 +9,7 @@ alternately (3 rounds) with the benchmark's harness.
   DGEMM_OPT=.../dgemm-opt PYTHONPATH=python python3 bench/ab_kernel_ir.py 4096,7168,16384
   ... bench/ab_kernel_ir.py --parts-only --normal   # wgmma-parts 1 vs 2, 18 shapes
   ... bench/ab_kernel_ir.py --pingpong --normal      # consumer-order none vs pingpong
+  ... bench/ab_kernel_ir.py --multicast 4096,7168,16384  # none vs multicast A vs B
 """
 import re
 import subprocess
@@ -29,8 +30,37 @@ def lower(ir, parts, extra=""):
                           input=sel, capture_output=True, text=True, check=True).stdout
 
 
-def variants(m, n, k, parts_only=False, pingpong=False):
+def multicast_variants(ir):
+    """The selection's choice without multicast, with multicast A (the
+    selection's own, when the N blocks pair up) and with multicast B (the
+    config edited: neighbours along M share B)."""
+    def sel(extra):
+        return subprocess.run([sweep.DGEMM_OPT, "--dgemm-select-config=max-block-m=128" + extra],
+                              input=ir, capture_output=True, text=True, check=True).stdout
+
+    def low(selected):
+        return subprocess.run([sweep.DGEMM_OPT, "--dgemm-lower-to-kernel=wgmma-parts=1"],
+                              input=selected, capture_output=True, text=True,
+                              check=True).stdout
+    none = sel(" multicast=false multicast-b=false")
+    out = {"default": low(none)}
+    a = sel(" multicast=true multicast-b=false")
+    if "multicast = a" in a:
+        out["multicast=a"] = low(a)
+    num = int(re.search(r"num_sms = (\d+)", none).group(1))
+    b = re.sub(r"cluster = 1, multicast = none", "cluster = 2, multicast = b", none)
+    b = re.sub(r"num_sms = \d+", "num_sms = %d" % (num + num % 2), b)
+    try:
+        out["multicast=b"] = low(b)
+    except subprocess.CalledProcessError as e:  # odd M blocks, ...
+        print("multicast=b not lowered: %s" % e.stderr.strip()[-200:], flush=True)
+    return out
+
+
+def variants(m, n, k, parts_only=False, pingpong=False, multicast=False):
     ir = ab_epilogue.run_bench_ir(m, n, k)
+    if multicast:
+        return multicast_variants(ir)
     if pingpong:
         return {"default": lower(ir, 1),
                 "consumer-order=pingpong": lower(ir, 1, " consumer-order=pingpong")}
@@ -49,12 +79,13 @@ def main(argv):
     timer = run_bench.Timer(torch, iters=15, warmup=3)
     parts_only = "--parts-only" in argv
     pingpong = "--pingpong" in argv
+    multicast = "--multicast" in argv
     args = [a for a in argv if not a.startswith("--")]
     if "--normal" in argv:
         args += ["%d,%d,%d" % (s["m"], s["n"], s["k"]) for s in run_bench.read_shapes()]
     for arg in args or ["4096,7168,16384"]:
         m, n, k = map(int, arg.split(","))
-        v = variants(m, n, k, parts_only, pingpong)
+        v = variants(m, n, k, parts_only, pingpong, multicast)
         ab_epilogue.print_times(arg, m, n, k, ab_epilogue.time_variants(torch, dgemm, timer, m, n, k, v))
     return 0
 
