@@ -10,6 +10,7 @@ alternately (3 rounds) with the benchmark's harness.
   ... bench/ab_kernel_ir.py --parts-only --normal   # wgmma-parts 1 vs 2, 18 shapes
   ... bench/ab_kernel_ir.py --pingpong --normal      # consumer-order none vs pingpong
   ... bench/ab_kernel_ir.py --multicast 4096,7168,16384  # none vs multicast A vs B
+  ... bench/ab_kernel_ir.py --handoff --normal       # consumer-order none vs handoff
 """
 import re
 import subprocess
@@ -57,8 +58,11 @@ def multicast_variants(ir):
     return out
 
 
-def variants(m, n, k, parts_only=False, pingpong=False, multicast=False):
+def variants(m, n, k, parts_only=False, pingpong=False, multicast=False, handoff=False):
     ir = ab_epilogue.run_bench_ir(m, n, k)
+    if handoff:
+        return {"default": lower(ir, 1),
+                "consumer-order=handoff": lower(ir, 1, " consumer-order=handoff")}
     if multicast:
         return multicast_variants(ir)
     if pingpong:
@@ -80,12 +84,13 @@ def main(argv):
     parts_only = "--parts-only" in argv
     pingpong = "--pingpong" in argv
     multicast = "--multicast" in argv
+    handoff = "--handoff" in argv
     args = [a for a in argv if not a.startswith("--")]
     if "--normal" in argv:
         args += ["%d,%d,%d" % (s["m"], s["n"], s["k"]) for s in run_bench.read_shapes()]
     for arg in args or ["4096,7168,16384"]:
         m, n, k = map(int, arg.split(","))
-        v = variants(m, n, k, parts_only, pingpong, multicast)
+        v = variants(m, n, k, parts_only, pingpong, multicast, handoff)
         ab_epilogue.print_times(arg, m, n, k, ab_epilogue.time_variants(torch, dgemm, timer, m, n, k, v))
     return 0
 

@@ -30,6 +30,7 @@ DGEMM_OPT = os.environ.get("DGEMM_OPT", "dgemm-opt")
 SELECT = "--dgemm-select-config=multicast=false multicast-b=false max-block-m=128"
 # --quick: no ping-pong variants.
 QUICK = False
+ORDERS = None  # --orders=none,handoff: the consumer orders to compare
 
 
 def wgrad_ir(m, n, k, config=None):
@@ -54,7 +55,7 @@ def variants(m, n, k):
     selected = run_opt(wgrad_ir(m, n, k), SELECT)
     cfg = re.search(r"config = (#dgemm\.config<[^>]*>)", selected).group(1)
     out = {}
-    orders = ("none",) if QUICK else ("none", "pingpong")
+    orders = ORDERS or (("none",) if QUICK else ("none", "pingpong"))
     for release in ("early", "late"):
         for order in orders:
             out["selected %s %s %s" % (cfg, release, order)] = run_opt(
@@ -78,8 +79,11 @@ def variants(m, n, k):
 def main(argv):
     import torch
     dgemm = RB.import_dgemm()
-    global QUICK
+    global QUICK, ORDERS
     QUICK = "--quick" in argv
+    for a in argv:
+        if a.startswith("--orders="):
+            ORDERS = tuple(a.split("=", 1)[1].split(","))
     argv = [a for a in argv if not a.startswith("--")]
     shapes = [tuple(int(x) for x in a.split(",")) for a in argv] or \
         [(7168, 2112, 4096), (4096, 7168, 8192), (7168, 16384, 4096), (24576, 1536, 8192)]

@@ -60,8 +60,9 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            /*default=*/"\"none\"",
            "Two consumer warpgroups: 'pingpong' makes them issue each K "
            "block's wgmmas in turn (named barriers 3 and 4), so that one "
-           "promotes while the tensor cores run the other's; 'none': no "
-           "ordering">,
+           "promotes while the tensor cores run the other's; 'handoff' "
+           "passes the turn when a warpgroup's wgmmas complete instead of "
+           "when they are issued; 'none': no ordering">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",

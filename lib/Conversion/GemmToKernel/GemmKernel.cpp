@@ -508,7 +508,8 @@ private:
     Value sfb = l.kGrouped() ? Value() : fn.getArgument(kSFBPtr);
 
     // Ping-pong: warpgroup w issues its K block's wgmmas after the other
-    // one issued the previous (named barrier 3 + w: "w may issue", 128
+    // one issued the previous (with hand-off: after the other's previous
+    // wgmmas completed) (named barrier 3 + w: "w may issue", 128
     // arrivals of the other warpgroup + 128 waiters). Warpgroup 1 lets
     // warpgroup 0 go first; warpgroup 0 takes that extra turn after its
     // last tile so that every arrival is consumed.
@@ -586,12 +587,17 @@ private:
             b.getI32IntegerAttr(partN)));
         NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
       }
-      if (l.pingpong)
+      if (l.pingpong && !l.handoff)
         NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
       SmallVector<Value> results = {k.add(i, k.c32(1))};
       for (int64_t p = 0; p < parts; ++p) {
         NVVM::WgmmaWaitGroupSyncOp::create(
             b, loc, b.getI64IntegerAttr(parts - 1 - p));
+        // Hand-off: the other warpgroup issues once this one's wgmmas are
+        // done, so each runs alone on the tensor cores while the other
+        // promotes.
+        if (l.pingpong && l.handoff && p == parts - 1)
+          NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
         if (l.perRowB) {
           // The part's columns' B scales come out of the stage before the
           // last part releases it.

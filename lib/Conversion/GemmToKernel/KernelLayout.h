@@ -64,6 +64,9 @@ struct KernelLayout {
   /// Two consumer warpgroups issue each K block's wgmmas in turn (warpgroup
   /// 0 first), handing over through named barriers 3 and 4.
   bool pingpong = false;
+  /// With pingpong: the turn passes when the warpgroup's wgmmas complete
+  /// (consumer-order=handoff) instead of when they are issued.
+  bool handoff = false;
   /// Contiguous layout given by offsets[G] (end row of each group) instead
   /// of m_indices; the kernel keeps a copy at countOff like masked_m.
   bool groupOffsets = false;

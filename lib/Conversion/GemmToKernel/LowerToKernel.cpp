@@ -113,7 +113,7 @@ static std::string kernelName(const KernelLayout &l) {
          (l.nParts > 1 ? "_p" + std::to_string(l.nParts) : "") +
          (l.perRowB ? "_sb1x128" : "") + (l.f32Out ? "_f32" : "") +
          (l.accumulate ? "_acc" : "") + (l.lateRelease ? "_lr" : "") +
-         (l.pingpong ? "_pp" : "");
+         (l.pingpong ? (l.handoff ? "_ho" : "_pp") : "");
 }
 
 /// The module's kernel container, created on first use with the sm_90a
@@ -152,10 +152,11 @@ struct LowerToKernelPass
           << columnScaleRelease << "'";
       return signalPassFailure();
     }
-    if (consumerOrder != "none" && consumerOrder != "pingpong") {
+    if (consumerOrder != "none" && consumerOrder != "pingpong" &&
+        consumerOrder != "handoff") {
       getOperation().emitError()
-          << "consumer-order must be none or pingpong, got '" << consumerOrder
-          << "'";
+          << "consumer-order must be none, pingpong or handoff, got '"
+          << consumerOrder << "'";
       return signalPassFailure();
     }
     if (wgmmaParts < 1 || wgmmaParts > 8) {
@@ -197,7 +198,8 @@ struct LowerToKernelPass
           /*accumulate=*/(normal && normal.getC()) || isa<KGroupedGemmOp>(op));
       if (layout.perRowB && columnScaleRelease != "auto")
         layout.lateRelease = columnScaleRelease == "late";
-      layout.pingpong = consumerOrder == "pingpong" && layout.consumers == 2;
+      layout.pingpong = consumerOrder != "none" && layout.consumers == 2;
+      layout.handoff = layout.pingpong && consumerOrder == "handoff";
       int64_t smemLimit = gemm.getEffectiveTarget().getSmem();
       if (layout.smemBytes > smemLimit) {
         op->emitOpError() << "cannot be lowered: the kernel needs "
