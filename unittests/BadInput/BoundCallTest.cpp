@@ -38,6 +38,15 @@ unsigned lastGrid() {
   return fn ? fn() : 0;
 }
 
+/// After a bind that returned `s`: launches the call `times` times (while
+/// each succeeds), frees it and returns the last status.
+dgemm_status launchAndFree(dgemm_status s, dgemm_bound_call *call, int times) {
+  for (int i = 0; i < times && s == DGEMM_OK; ++i)
+    s = dgemm_bound_call_launch(call, nullptr);
+  dgemm_bound_call_free(call);
+  return s;
+}
+
 dgemm_status bindGemm(const Gemm &g, dgemm_bound_call **out) {
   return dgemm_bind_gemm_fp8_bf16_nt(&g.a, &g.sa, &g.b, &g.sb, &g.d, out);
 }
@@ -50,11 +59,9 @@ dgemm_status bindAndLaunch(const Gemm &g, int times, std::string &note) {
   if (s != DGEMM_OK)
     return s;
   note = "bind launched " + std::to_string(launches());
-  for (int i = 0; i < times && s == DGEMM_OK; ++i)
-    s = dgemm_bound_call_launch(call, nullptr);
+  s = launchAndFree(s, call, times);
   note += ", then " + std::to_string(launches()) + " grid " +
           std::to_string(lastGrid());
-  dgemm_bound_call_free(call);
   return s;
 }
 
@@ -188,10 +195,7 @@ TEST(BoundCall, GroupedAndWeightGradientCalls) {
         dgemm_bound_call *call = nullptr;
         dgemm_status s = dgemm_bind_m_grouped_gemm_fp8_bf16_nt_contiguous(
             &c.a, &c.sa, &c.b, &c.sb, &c.idx, &c.d, &call);
-        for (int i = 0; i < 2 && s == DGEMM_OK; ++i)
-          s = dgemm_bound_call_launch(call, nullptr);
-        dgemm_bound_call_free(call);
-        return s;
+        return launchAndFree(s, call, 2);
       });
   EXPECT_EQ(o.launches, 2);
   o = expectRow("dgemm_bind_m_grouped_gemm_fp8_bf16_nt_masked", "none",
@@ -201,10 +205,7 @@ TEST(BoundCall, GroupedAndWeightGradientCalls) {
                   dgemm_bound_call *call = nullptr;
                   dgemm_status s = dgemm_bind_m_grouped_gemm_fp8_bf16_nt_masked(
                       &m.a, &m.sa, &m.b, &m.sb, &m.mm, m.expectedM, &m.d, &call);
-                  for (int i = 0; i < 2 && s == DGEMM_OK; ++i)
-                    s = dgemm_bound_call_launch(call, nullptr);
-                  dgemm_bound_call_free(call);
-                  return s;
+                  return launchAndFree(s, call, 2);
                 });
   EXPECT_EQ(o.launches, 2);
   o = expectRow("dgemm_bind_m_grouped_gemm_fp8_bf16_nt_masked", "value",
@@ -222,10 +223,7 @@ TEST(BoundCall, GroupedAndWeightGradientCalls) {
                   dgemm_bound_call *call = nullptr;
                   dgemm_status s = dgemm_bind_wgrad_gemm_fp8_fp32_nt(
                       &w.a, &w.sa, &w.b, &w.sb, &w.d, &call);
-                  for (int i = 0; i < 2 && s == DGEMM_OK; ++i)
-                    s = dgemm_bound_call_launch(call, nullptr);
-                  dgemm_bound_call_free(call);
-                  return s;
+                  return launchAndFree(s, call, 2);
                 });
   EXPECT_EQ(o.launches, 2);
 }
