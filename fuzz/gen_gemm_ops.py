@@ -319,7 +319,8 @@ class Rules:
     @staticmethod
     def fixed_bytes(bm, bn, p):
         out = 2 if p["out"] == "bf16" else 4
-        sfb = 0 if p["per_row"] else round_up(8 * max(p["k"] // 128, 1), 128)
+        sfb = 0 if p["per_row"] else round_up(
+            4 * Rules.scale_rows(bn) * max(p["k"] // 128, 1), 128)
         counts = 4 * max(p["groups"], 1) if p["kind"] == "masked" else 0  # masked_m copy
         return out * bm * bn + 1024 + sfb + counts
 
@@ -338,8 +339,9 @@ class Rules:
         return need <= {1: 240, 2: 232}[mwg]
 
     @staticmethod
-    def scale_span_ok(bn):
-        return bn <= 128 + math.gcd(bn, 128)
+    def scale_rows(bn):
+        """128-wide B-scale blocks a tile can span (rows the kernel copies)."""
+        return 2 if bn <= 128 + math.gcd(bn, 128) else 3
 
     @staticmethod
     def config_error(k, p, target):
@@ -353,8 +355,6 @@ class Rules:
             return "math_warpgroups"
         if not Rules.registers_ok(bm, bn, k["mwg"]):
             return "registers"
-        if not p["per_row"] and not Rules.scale_span_ok(bn):
-            return "scale blocks"
         if k["stages"] > Rules.stages_that_fit(bm, bn, p, target[1]):
             return "shared memory"
         if k["mc"] != "none" and p["kind"] == "kgrouped":
@@ -587,7 +587,7 @@ class Gen:
         budget = 240 if mwg == 1 else 232
         waves = cdiv(bm // mwg, 64)
         bns = [bn for bn in range(8, 257, 8)
-               if waves * bn + 40 <= budget and Rules.scale_span_ok(bn)]
+               if waves * bn + 40 <= budget]
         bn = self.r.choice(bns)
         mc = self.pick("none", "none", "none", "a", "b")
         smem = c.target[2] if c.target else DEFAULT_TARGET[1]

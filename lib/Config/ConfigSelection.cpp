@@ -36,7 +36,10 @@
 //
 //   128 - g + blockN <= 256   <=>   blockN <= 128 + g
 //
-//   ok: 112 136 144 160 192 (256)      not ok: 152 168 176 184 200 ...
+//   two: 112 136 144 160 192 (256)      three: 152 168 176 184 200 ...
+//
+// The kernel handles three (any block N up to 256 spans at most three); the
+// selection keeps to two-block tiles until three-block ones are swept.
 //
 // The 1x128 recipe (wgrad) has a B scale per row and no such limit. f32
 // outputs take block N a multiple of 32 (or covering N): the epilogue stages
@@ -291,6 +294,10 @@ int64_t dgemm::consumerRegistersNeeded(int64_t blockM, int64_t blockN,
   return 2 * wavesPerWarpgroup * blockN / 2 + columnScales + kRegisterReserve;
 }
 
+int64_t dgemm::bScaleBlocksSpanned(int64_t blockN) {
+  return spansAtMostTwoScaleBlocks(blockN) ? 2 : 3;
+}
+
 bool dgemm::spansAtMostTwoScaleBlocks(int64_t blockN) {
   if (blockN <= 0)
     return false;
@@ -308,9 +315,12 @@ int64_t dgemm::stageBytes(int64_t blockM, int64_t blockN,
 int64_t dgemm::fixedSmemBytes(int64_t blockM, int64_t blockN,
                               const ProblemDesc &p) {
   int64_t elementBytes = p.out == OutType::BF16 ? 2 : 4;
-  int64_t bScaleBuffer = p.bScale == BScaleGranularity::Block128x128
-                             ? roundUp(8 * std::max<int64_t>(p.k / 128, 1), 128)
-                             : 0;
+  int64_t bScaleBuffer =
+      p.bScale == BScaleGranularity::Block128x128
+          ? roundUp(4 * bScaleBlocksSpanned(blockN) *
+                        std::max<int64_t>(p.k / 128, 1),
+                    128)
+          : 0;
   // The masked kernel keeps a copy of masked_m, the contiguous one given by
   // offsets a copy of them (one i32 per group).
   int64_t groupCounts =
@@ -383,13 +393,6 @@ std::string dgemm::checkConfig(const KernelConfig &c, const ProblemDesc &p,
     return "block_m = " + str(c.blockM) + ", block_n = " + str(c.blockN) +
            " needs " + str(needed) +
            " registers per consumer thread, over the budget of " + str(budget);
-
-  if (p.bScale == BScaleGranularity::Block128x128 &&
-      !spansAtMostTwoScaleBlocks(c.blockN))
-    return "block_n = " + str(c.blockN) +
-           " lets a tile span three 128-wide B-scale blocks (needs block_n "
-           "<= 128 + gcd(block_n, 128) = " +
-           str(128 + std::gcd(c.blockN, int64_t(128))) + ")";
 
   if (c.stages < 1)
     return "stages = " + str(c.stages) + " must be at least 1";

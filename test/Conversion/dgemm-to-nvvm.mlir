@@ -82,6 +82,30 @@ llvm.func @promote(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %
 
 // -----
 
+// Promotion over three B-scale blocks (block N not a multiple of 64): group
+// j takes sb0 before `former`, sb1 before `former` + 16, sb2 after.
+// CHECK-LABEL: llvm.func @promote_three
+// CHECK-NOT: dgemm.promote
+// CHECK: %[[SECOND:.+]] = arith.addi %arg7, %c16_i32
+// CHECK: %[[THIRD0:.+]] = arith.cmpi ule, %[[SECOND]], %c0_i32
+// CHECK: %[[SB:.+]] = arith.select %[[THIRD0]], %arg6, %arg5
+// CHECK: %[[FIRST0:.+]] = arith.cmpi ugt, %arg7, %c0_i32
+// CHECK: %[[SB0:.+]] = arith.select %[[FIRST0]], %arg4, %[[SB]]
+// CHECK: arith.mulf %arg2, %[[SB0]]
+// CHECK-COUNT-4: llvm.intr.fma
+// CHECK: arith.cmpi ule, %[[SECOND]], %c1_i32
+// CHECK-COUNT-4: llvm.intr.fma
+// CHECK-NOT: llvm.intr.fma
+gpu.module @k {
+llvm.func @promote_three(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %acc: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>,
+    %sa0: f32, %sa1: f32, %sb0: f32, %sb1: f32, %sb2: f32, %former: i32) -> !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)> {
+  %r = dgemm.promote %t, %acc scales(%sa0, %sa1, %sb0, %sb1, %sb2) former %former : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+  llvm.return %r : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+}
+}
+
+// -----
+
 // Epilogue: thread 0 waits until the previous tile's store read the staging
 // tile, barrier, bf16x2 packs stored to the staging tile, async-proxy fence,
 // named barrier 1 over the consumers, thread 0 stores the tile with TMA and

@@ -83,6 +83,10 @@ int64_t consumerRegistersNeeded(
 /// B-scale blocks: blockN <= 128 + gcd(blockN, 128).
 bool spansAtMostTwoScaleBlocks(int64_t blockN);
 
+/// The most 128-wide B-scale blocks a tile of blockN (<= 256) columns
+/// spans: 2 or 3 (the kernel copies that many rows of B scales per tile).
+int64_t bScaleBlocksSpanned(int64_t blockN);
+
 /// Shared memory bytes of one pipeline stage (A, B, A scales, B scales for
 /// the 1x128 recipe, and the stage's two mbarriers).
 int64_t stageBytes(int64_t blockM, int64_t blockN, const ProblemDesc &p);

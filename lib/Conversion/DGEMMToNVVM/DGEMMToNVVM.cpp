@@ -122,13 +122,22 @@ struct PromoteLowering : OpRewritePattern<PromoteOp> {
     auto type = cast<LLVM::LLVMStructType>(op.getTotal().getType());
     int64_t fields = type.getBody().size();
     Value result = op.getTotal();
+    Value second;
+    if (op.getSb2()) // groups from here take the third block's scale
+      second = arith::AddIOp::create(rw, loc, op.getFormer(),
+                                     i32c(rw, loc, 16));
     for (int64_t j = 0; j < fields / 4; ++j) {
-      // 8-column group j: B scale of the first or second scale block.
-      Value first = arith::CmpIOp::create(
-          rw, loc, arith::CmpIPredicate::ult,
-          i32c(rw, loc, op.getFirstGroup() + j), op.getFormer());
-      Value sb = arith::SelectOp::create(rw, loc, first, op.getSb0(),
-                                         op.getSb1());
+      // 8-column group j: B scale of the first, second (or third) block.
+      Value group = i32c(rw, loc, op.getFirstGroup() + j);
+      Value sb = op.getSb1();
+      if (second) {
+        Value third = arith::CmpIOp::create(
+            rw, loc, arith::CmpIPredicate::uge, group, second);
+        sb = arith::SelectOp::create(rw, loc, third, op.getSb2(), sb);
+      }
+      Value first = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult,
+                                          group, op.getFormer());
+      sb = arith::SelectOp::create(rw, loc, first, op.getSb0(), sb);
       Value scale0 = arith::MulFOp::create(rw, loc, op.getSa0(), sb);
       Value scale1 = arith::MulFOp::create(rw, loc, op.getSa1(), sb);
       for (int64_t q = 0; q < 4; ++q) {

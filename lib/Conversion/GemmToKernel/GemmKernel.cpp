@@ -11,7 +11,7 @@
 //         wait empty[s] (parity ph ^ 1); arm full[s] with the stage's bytes
 //         TMA A[m0.., kb] -> A[s], B[n0.., kb] -> B[s], SFA[kb][m0..] -> SFA[s]
 //   warpgroups 0..NC-1 (consumers, setmaxnreg inc): same tile loop
-//       copy the tile's two rows of B scales (K/128 each) to shared memory
+//       copy the tile's two (or three) rows of B scales (K/128 each) to shared memory
 //       total = 0
 //       for kb:  wait full[s] (parity ph); read sa(r0), sa(r1), sb0, sb1
 //                fence; for each column part p (P parts of BN/P columns):
@@ -540,15 +540,19 @@ private:
       // B-scale blocks of this tile: nb0 for the first `former` 8-column
       // groups, nb1 (clamped to the last block) for the rest.
       // (Unused with the 1x128 recipe.)
+      // nb2 for the groups 16 past `former` when a tile can span three.
       Value nb0 = k.divu(n0, k.c32(128));
       Value nb1 = k.minu(k.add(nb0, k.c32(1)), k.c32(l.nScaleBlocks - 1));
+      Value nb2 = k.minu(k.add(nb0, k.c32(2)), k.c32(l.nScaleBlocks - 1));
       Value former = k.divu(
           k.minu(k.c32(l.blockN), k.sub(k.c32(128), k.remu(n0, k.c32(128)))),
           k.c32(8));
+      bool threeBlocks = !l.perRowB && l.bScaleRows == 3;
       if (!l.perRowB)
-        copyBScales(sfbGroup, nb0, nb1);
+        copyBScales(sfbGroup, {nb0, nb1, nb2});
       Value sfbRow0 = k.byteAt(smem, l.sfbOff);
       Value sfbRow1 = k.byteAt(smem, l.sfbOff + 4 * l.kBlocks);
+      Value sfbRow2 = k.byteAt(smem, l.sfbOff + 8 * l.kBlocks);
       Value zero = LLVM::ZeroOp::create(b, loc, fragment);
 
       SmallVector<Value> inits = {it};
@@ -567,10 +571,12 @@ private:
       Value sfa = stageBuffer(l.sfaOff, l.sfaStageBytes, s);
       Value sa0 = k.loadF32(k.elementAt(sfa, r0, 4));
       Value sa1 = k.loadF32(k.elementAt(sfa, r1, 4));
-      Value sb0, sb1;
+      Value sb0, sb1, sb2;
       if (!l.perRowB) {
         sb0 = k.loadF32(k.elementAt(sfbRow0, kb, 4));
         sb1 = k.loadF32(k.elementAt(sfbRow1, kb, 4));
+        if (threeBlocks)
+          sb2 = k.loadF32(k.elementAt(sfbRow2, kb, 4));
       }
       Value aTile = k.byteAt(stageBuffer(l.aOff, l.aStageBytes, s),
                              k.mul(wg, k.c32(64 * 128)));
@@ -618,7 +624,7 @@ private:
         }
         results.push_back(PromoteOp::create(
             b, loc, fragment, kLoop.getRegionIterArgs()[1 + p], accs[p], sa0,
-            sa1, sb0, sb1, former,
+            sa1, sb0, sb1, sb2, former,
             b.getI32IntegerAttr(p * partN / 8)));
       }
       scf::YieldOp::create(b, loc, results);
@@ -732,12 +738,12 @@ private:
     NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(), nullptr);
   }
 
-  /// The consumers copy B-scale rows nb0 and nb1 (K/128 floats each) of the
-  /// tile from global to shared memory, then meet at named barrier 2. The
+  /// The consumers copy the tile's B-scale rows nbs[0..bScaleRows) (K/128
+  /// floats each) from global to shared memory, then meet at named barrier 2. The
   /// previous tile's promotions are over: its epilogue ended with a barrier.
-  void copyBScales(Value sfb, Value nb0, Value nb1) {
+  void copyBScales(Value sfb, ArrayRef<Value> nbs) {
     int64_t threads = 128 * l.consumers;
-    auto copy = scf::ForOp::create(b, loc, tid, k.c32(2 * l.kBlocks),
+    auto copy = scf::ForOp::create(b, loc, tid, k.c32(l.bScaleRows * l.kBlocks),
                                    k.c32(threads));
     {
       OpBuilder::InsertionGuard g(b);
@@ -745,7 +751,10 @@ private:
       Value i = copy.getInductionVar();
       Value row = k.divu(i, k.c32(l.kBlocks));
       Value kb = k.remu(i, k.c32(l.kBlocks));
-      Value nb = arith::SelectOp::create(b, loc, k.eq(row, k.c32(0)), nb0, nb1);
+      // Row r holds the scales of block nbs[r].
+      Value nb = nbs[l.bScaleRows - 1];
+      for (int64_t r = l.bScaleRows - 2; r >= 0; --r)
+        nb = arith::SelectOp::create(b, loc, k.eq(row, k.c32(r)), nbs[r], nb);
       Value v = k.loadF32(k.elementAt(
           sfb, k.add(k.mul(nb, k.c32(l.kBlocks)), kb), 4));
       LLVM::StoreOp::create(b, loc, v,

@@ -78,8 +78,9 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c,
   l.bOff = l.aOff + c.stages * l.aStageBytes;
   l.sfaOff = alignTo(l.bOff + c.stages * l.bStageBytes, 128);
   l.sfbOff = alignTo(l.sfaOff + c.stages * l.sfaStageBytes, 128);
+  l.bScaleRows = l.perRowB ? 0 : ::dgemm::bScaleBlocksSpanned(c.blockN);
   int64_t sfbBytes =
-      l.perRowB ? c.stages * l.sfbStageBytes : 8 * l.kBlocks;
+      l.perRowB ? c.stages * l.sfbStageBytes : 4 * l.bScaleRows * l.kBlocks;
   l.barOff = alignTo(l.sfbOff + sfbBytes, 8);
   l.countOff = l.barOff + 16 * c.stages;
   l.smemBytes = l.countOff + (l.groupsInSmem() ? 4 * l.groups : 0);

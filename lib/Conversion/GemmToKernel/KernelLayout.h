@@ -64,6 +64,9 @@ struct KernelLayout {
   /// Two consumer warpgroups issue each K block's wgmmas in turn (warpgroup
   /// 0 first), handing over through named barriers 3 and 4.
   bool pingpong = false;
+  /// 128x128 recipe: the B-scale rows the kernel copies per tile, one per
+  /// 128-wide block its columns span (2 or 3).
+  int64_t bScaleRows = 2;
   /// With pingpong: the turn passes when the warpgroup's wgmmas complete
   /// (consumer-order=handoff) instead of when they are issued.
   bool handoff = false;

@@ -800,24 +800,6 @@ func.func @gemm_config_math_warpgroups(%a: memref<128x512xf8E4M3FN>,
 
 // -----
 
-// Config whose tiles span three B-scale blocks (block_n 152).
-func.func @gemm_config_scale_blocks_bn152(%a: memref<128x512xf8E4M3FN>,
-    %sa: memref<128x4xf32, strided<[1, 128]>>, %b: memref<256x512xf8E4M3FN>,
-    %sb: memref<2x4xf32>, %d: memref<128x256xbf16>) {
-  // expected-error-re @+1 {{'dgemm.gemm' op config #dgemm.config<{{.*}}> cannot run this GEMM: block_n = 152 lets a tile span three 128-wide B-scale blocks (needs block_n <= 128 + gcd(block_n, 128) = 136)}}
-  dgemm.gemm ins(%a, %sa, %b, %sb : memref<128x512xf8E4M3FN>,
-                 memref<128x4xf32, strided<[1, 128]>>, memref<256x512xf8E4M3FN>,
-                 memref<2x4xf32>)
-      outs(%d : memref<128x256xbf16>)
-      {config = #dgemm.config<block_m = 128, block_n = 152, stages = 4,
-                              cluster = 1, multicast = none,
-                              math_warpgroups = 2, swizzle_group = 1,
-                              num_sms = 2>}
-  return
-}
-
-// -----
-
 // Config multicasting A over an odd number of N blocks (256 / 96 -> 3).
 func.func @gemm_config_multicast_a_odd(%a: memref<128x512xf8E4M3FN>,
     %sa: memref<128x4xf32, strided<[1, 128]>>, %b: memref<256x512xf8E4M3FN>,

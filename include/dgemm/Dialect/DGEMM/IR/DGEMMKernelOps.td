@@ -78,17 +78,20 @@ def DGEMM_PromoteOp : DGEMM_KernelOp<"promote",
     m64nN f32 wgmma fragment) to the f32 `total`, scaled by the thread's two
     A scales (`sa0` for its row r0, `sa1` for r0 + 8) and by the B scale of
     each 8-column group j: `sb0` for j < `former`, `sb1` after (a tile may
-    span two 128-wide B-scale blocks). When the tile's columns are split
-    over several fragments, `first_group` is the tile-wide index of this
-    fragment's first 8-column group.
+    span two 128-wide B-scale blocks), and with `sb2` (a tile whose block N
+    is not a multiple of 64 may span three) `sb1` for j < `former` + 16,
+    `sb2` after. When the tile's columns are split over several fragments,
+    `first_group` is the tile-wide index of this fragment's first 8-column
+    group.
   }];
   let arguments = (ins LLVM_AnyStruct:$total, LLVM_AnyStruct:$acc, F32:$sa0,
-                       F32:$sa1, F32:$sb0, F32:$sb1, I32:$former,
+                       F32:$sa1, F32:$sb0, F32:$sb1, Optional<F32>:$sb2,
+                       I32:$former,
                        DefaultValuedAttr<I32Attr, "0">:$first_group);
   let results = (outs LLVM_AnyStruct:$result);
   let assemblyFormat = [{
-    $total `,` $acc `scales` `(` $sa0 `,` $sa1 `,` $sb0 `,` $sb1 `)`
-    `former` $former attr-dict `:` type($result)
+    $total `,` $acc `scales` `(` $sa0 `,` $sa1 `,` $sb0 `,` $sb1
+    (`,` $sb2^)? `)` `former` $former attr-dict `:` type($result)
   }];
   let hasVerifier = 1;
 }
