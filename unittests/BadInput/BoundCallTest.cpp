@@ -69,7 +69,7 @@ TEST(BoundCall, LaunchesWhatThePlainCallLaunches) {
   Outcome plain = expectRow("dgemm_gemm_fp8_bf16_nt", "none",
                             "valid operands (M=197, N=224, K=256)", DGEMM_OK,
                             "", {}, [](std::string &note) {
-                              dgemm_status s = Gemm().call()(note);
+                              dgemm_status s = Gemm().run();
                               note = std::to_string(lastGrid());
                               return s;
                             });

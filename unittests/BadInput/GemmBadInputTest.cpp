@@ -22,13 +22,13 @@ namespace {
 template <typename Edit> Call edited(Edit edit) {
   Gemm g;
   edit(g);
-  return g.call();
+  return [g](std::string &) { return g.run(); };
 }
 
 TEST(GemmBadInput, ValidOperandsLaunchOnce) {
   Outcome o = expectRow("dgemm_gemm_fp8_bf16_nt", "none",
                         "valid operands (M=197, N=224, K=256)", DGEMM_OK, "",
-                        {}, Gemm().call());
+                        {}, [](std::string &) { return Gemm().run(); });
   EXPECT_EQ(o.launches, 1);
 }
 

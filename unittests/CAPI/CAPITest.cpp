@@ -13,6 +13,8 @@
 
 #include "TensorTestHelpers.h"
 
+#include "ValidOperands.h"
+
 #include "gtest/gtest.h"
 
 #include <dirent.h>
@@ -23,6 +25,7 @@
 #include <string>
 #include <vector>
 
+using dgemm::test::Gemm;
 using dgemm::test::matrix;
 
 namespace {
@@ -35,19 +38,6 @@ bool realDriverPresent() {
     dlclose(h);
   return h != nullptr;
 }
-
-/// Operands of M = 197, N = 224, K = 256 (never dereferenced here).
-struct Gemm {
-  dgemm_tensor a = matrix(0x100000, DGEMM_DTYPE_F8E4M3, 197, 256, 256);
-  dgemm_tensor sa = matrix(0x200000, DGEMM_DTYPE_F32, 197, 2, 1, 200);
-  dgemm_tensor b = matrix(0x300000, DGEMM_DTYPE_F8E4M3, 224, 256, 256);
-  dgemm_tensor sb = matrix(0x400000, DGEMM_DTYPE_F32, 2, 2, 2);
-  dgemm_tensor d = matrix(0x500000, DGEMM_DTYPE_BF16, 197, 224, 224);
-
-  dgemm_status run() {
-    return dgemm_gemm_fp8_bf16_nt(&a, &sa, &b, &sb, &d, nullptr);
-  }
-};
 
 TEST(CAPI, LastErrorIsNeverNull) { ASSERT_NE(dgemm_last_error(), nullptr); }
 

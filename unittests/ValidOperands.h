@@ -1,17 +1,17 @@
 //===- ValidOperands.h - Valid operands of each C API GEMM -----*- C++ -*-===//
 //
-// The baseline operands the bad-input rows edit (one field at a time) and
-// the bound-call rows bind: valid for their entry point, with addresses
-// that the stand-in driver never dereferences.
+// The baseline operands the bad-input rows edit (one field at a time), the
+// bound-call rows bind and the C API tests call with: valid for their entry
+// point, with addresses that nothing dereferences (the stand-in driver, or
+// no driver at all).
 //
 //===----------------------------------------------------------------------===//
-#ifndef DGEMM_UNITTESTS_BADINPUT_VALIDOPERANDS_H
-#define DGEMM_UNITTESTS_BADINPUT_VALIDOPERANDS_H
+#ifndef DGEMM_UNITTESTS_VALIDOPERANDS_H
+#define DGEMM_UNITTESTS_VALIDOPERANDS_H
 
-#include "BadInputRow.h"
 #include "TensorTestHelpers.h"
 
-#include <string>
+#include "dgemm-c/Runtime.h"
 
 namespace dgemm::test {
 
@@ -23,10 +23,9 @@ struct Gemm {
   dgemm_tensor sb = matrix(0x400000, DGEMM_DTYPE_F32, 2, 2, 2);
   dgemm_tensor d = matrix(0x500000, DGEMM_DTYPE_BF16, 197, 224, 224);
 
-  Call call() const {
-    return [g = *this](std::string &) {
-      return dgemm_gemm_fp8_bf16_nt(&g.a, &g.sa, &g.b, &g.sb, &g.d, nullptr);
-    };
+  /// The plain call on these operands (default stream).
+  dgemm_status run() const {
+    return dgemm_gemm_fp8_bf16_nt(&a, &sa, &b, &sb, &d, nullptr);
   }
 };
 
@@ -68,4 +67,4 @@ struct Wgrad {
 
 } // namespace dgemm::test
 
-#endif // DGEMM_UNITTESTS_BADINPUT_VALIDOPERANDS_H
+#endif // DGEMM_UNITTESTS_VALIDOPERANDS_H
