@@ -12,6 +12,7 @@ alternately (3 rounds) with the benchmark's harness.
   ... bench/ab_kernel_ir.py --multicast 4096,7168,16384  # none vs multicast A vs B
   ... bench/ab_kernel_ir.py --handoff --normal       # consumer-order none vs handoff
   ... bench/ab_kernel_ir.py --config=block_n=176,num_sms=132 4096,7168,16384  # edited config
+  ... bench/ab_kernel_ir.py --config=num_sms=132 --tail-split 4096,4096,7168  # and tail-split=on
 """
 import re
 import subprocess
@@ -59,24 +60,26 @@ def multicast_variants(ir):
     return out
 
 
-def edited_config_variants(ir, edits):
+def edited_config_variants(ir, edits, extra=""):
     """The selection's config against it with fields replaced: ``edits`` is
-    "block_n=176,stages=4,num_sms=132" (any #dgemm.config field)."""
+    "block_n=176,stages=4,num_sms=132" (any #dgemm.config field); ``extra``
+    adds dgemm-lower-to-kernel options to the edited one."""
     sel = subprocess.run([sweep.DGEMM_OPT, "--dgemm-select-config=multicast=false multicast-b=false max-block-m=128"],
                          input=ir, capture_output=True, text=True, check=True).stdout
-    low = lambda t: subprocess.run([sweep.DGEMM_OPT, "--dgemm-lower-to-kernel=wgmma-parts=1"],  # noqa: E731
-                                   input=t, capture_output=True, text=True, check=True).stdout
+    low = lambda t, x="": subprocess.run(  # noqa: E731
+        [sweep.DGEMM_OPT, "--dgemm-lower-to-kernel=wgmma-parts=1" + x],
+        input=t, capture_output=True, text=True, check=True).stdout
     edited = sel
     for field, value in (e.split("=") for e in edits.split(",")):
         edited = re.sub(r"\b%s = \w+" % field, "%s = %s" % (field, value), edited)
-    return {"default": low(sel), edits: low(edited)}
+    return {"default": low(sel), (edits + extra): low(edited, extra)}
 
 
 def variants(m, n, k, parts_only=False, pingpong=False, multicast=False, handoff=False,
-             edits=None):
+             edits=None, tail_split=False):
     ir = ab_epilogue.run_bench_ir(m, n, k)
     if edits:
-        return edited_config_variants(ir, edits)
+        return edited_config_variants(ir, edits, " tail-split=on" if tail_split else "")
     if handoff:
         return {"default": lower(ir, 1),
                 "consumer-order=handoff": lower(ir, 1, " consumer-order=handoff")}
@@ -103,12 +106,13 @@ def main(argv):
     multicast = "--multicast" in argv
     handoff = "--handoff" in argv
     edits = next((a.split("=", 1)[1] for a in argv if a.startswith("--config=")), None)
+    tail_split = "--tail-split" in argv
     args = [a for a in argv if not a.startswith("--")]
     if "--normal" in argv:
         args += ["%d,%d,%d" % (s["m"], s["n"], s["k"]) for s in run_bench.read_shapes()]
     for arg in args or ["4096,7168,16384"]:
         m, n, k = map(int, arg.split(","))
-        v = variants(m, n, k, parts_only, pingpong, multicast, handoff, edits)
+        v = variants(m, n, k, parts_only, pingpong, multicast, handoff, edits, tail_split)
         ab_epilogue.print_times(arg, m, n, k, ab_epilogue.time_variants(torch, dgemm, timer, m, n, k, v))
     return 0
 

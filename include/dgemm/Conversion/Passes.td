@@ -63,6 +63,12 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "promotes while the tensor cores run the other's; 'handoff' "
            "passes the turn when a warpgroup's wgmmas complete instead of "
            "when they are issued; 'none': no ordering">,
+    Option<"tailSplit", "tail-split", "std::string", /*default=*/"\"off\"",
+           "Normal GEMM with a bf16 D and no multicast: 'on' launches 2-CTA "
+           "clusters and, when the last wave's tiles fill at most half of "
+           "the grid, computes each of them on a cluster, half of the K "
+           "blocks per CTA, reduced through distributed shared memory; "
+           "'off': every tile on one CTA">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",

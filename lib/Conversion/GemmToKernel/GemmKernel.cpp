@@ -108,15 +108,30 @@ public:
       Value m = fn.getArgument(kM);
       numMBlocks = k.ceilDiv(m, l.blockM); // unused when masked
       // Units of work: tiles, or with a cluster, pairs of neighbouring tiles.
-      tiles = k.mul(numMBlocks, k.c32(l.nBlocks / l.cluster));
+      tiles = k.mul(numMBlocks, k.c32(l.nBlocks / l.mcast));
     }
-    if (l.cluster > 1) {
+    if (l.mcast > 1) {
       rank = NVVM::ClusterId::create(b, loc, k.i32);
       firstTile = NVVM::ClusterIdXOp::create(b, loc, k.i32);
       tileStep = NVVM::ClusterDimXOp::create(b, loc, k.i32);
     } else {
       firstTile = k.ctaId();
       tileStep = k.numCtas();
+    }
+    if (l.tailSplit) {
+      // The last wave's tiles (tiles % CTAs of them) are split when they
+      // fill at most half of the grid: the pair of cluster c takes tail
+      // tile c, rank r the r-th half of its K blocks.
+      rank = NVVM::ClusterId::create(b, loc, k.i32);
+      tailTiles = k.remu(tiles, tileStep);
+      Value split = arith::AndIOp::create(
+          b, loc, k.ult(k.c32(0), tailTiles),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                k.mul(tailTiles, k.c32(2)), tileStep));
+      fullTiles = arith::SelectOp::create(b, loc, split,
+                                          k.sub(tiles, tailTiles), tiles);
+      hasTail = arith::AndIOp::create(
+          b, loc, split, k.ult(k.divu(firstTile, k.c32(2)), tailTiles));
     }
 
     auto roles = scf::IfOp::create(b, loc, k.eq(wg, k.c32(l.consumers)),
@@ -126,6 +141,21 @@ public:
     b.setInsertionPointToStart(roles.elseBlock());
     buildConsumer(wg);
     b.setInsertionPointAfter(roles);
+    if (l.tailSplit) {
+      // The producer warpgroup's side of the tail tile's two cluster
+      // barriers (the consumers meet them before their epilogue).
+      auto tail = scf::IfOp::create(
+          b, loc,
+          arith::AndIOp::create(b, loc, hasTail,
+                                k.eq(wg, k.c32(l.consumers))),
+          false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(tail.thenBlock());
+      for (int i = 0; i < 2; ++i) {
+        NVVM::ClusterArriveOp::create(b, loc, nullptr);
+        NVVM::ClusterWaitOp::create(b, loc, nullptr);
+      }
+    }
     if (l.cluster > 1) {
       // No CTA leaves while its peer may still multicast into it or arrive
       // on its barriers.
@@ -170,8 +200,13 @@ private:
   }
   /// K blocks of a tile: K/128, or (k-grouped) the group's.
   Value tileKBlocks(Value group) {
+    if (kCount) // a split tail tile: this CTA's share
+      return kCount;
     return l.kGrouped() ? groupInt(group, 0) : k.c32(l.kBlocks);
   }
+
+  /// The first K block of the tile's share (0 but for a split tail tile).
+  Value tileKStart() { return kStart ? kStart : k.c32(0); }
 
   /// Thread 0 initialises the ring; everyone waits for it.
   void initBarriers() {
@@ -183,7 +218,7 @@ private:
                                    k.c32(1), Value());
       NVVM::MBarrierInitOp::create(
           b, loc, k.byteAt(smem, l.barOff + 8 * (l.stages + s)),
-          k.c32(4 * l.consumers * l.cluster), Value());
+          k.c32(4 * l.consumers * l.mcast), Value());
     }
     NVVM::FenceMbarrierInitOp::create(b, loc);
     SmallVector<Value, 5> maps;
@@ -235,18 +270,19 @@ private:
       return maskedTileLoop(body);
     if (l.kGrouped())
       return kGroupedTileLoop(body);
-    auto loop = scf::ForOp::create(b, loc, firstTile, tiles, tileStep,
+    auto loop = scf::ForOp::create(b, loc, firstTile,
+                                   l.tailSplit ? fullTiles : tiles, tileStep,
                                    ValueRange{k.c32(0)});
     b.setInsertionPointToStart(loop.getBody());
     Value t = loop.getInductionVar();
     Value it = loop.getRegionIterArgs()[0];
     auto sched = ScheduleTileOp::create(
         b, loc, k.i32, k.i32, t, numMBlocks,
-        b.getI32IntegerAttr(l.nBlocks / l.cluster),
-        b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup / l.cluster, 1)));
+        b.getI32IntegerAttr(l.nBlocks / l.mcast),
+        b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup / l.mcast, 1)));
     Value mBlock = sched.getMBlock(), nBlock = sched.getNBlock();
-    if (l.cluster > 1)
-      nBlock = k.add(k.mul(nBlock, k.c32(l.cluster)), rank);
+    if (l.mcast > 1)
+      nBlock = k.add(k.mul(nBlock, k.c32(l.mcast)), rank);
     Value next;
     if (l.contiguous()) {
       // The M block's group; padding blocks (-1) are skipped.
@@ -272,6 +308,29 @@ private:
     }
     scf::YieldOp::create(b, loc, next);
     b.setInsertionPointAfter(loop);
+    if (l.tailSplit)
+      tailTile(body, loop.getResult(0));
+  }
+
+  /// With tailSplit: the tail tile of this CTA's cluster, rank r computing
+  /// the r-th half of its K blocks (kStart, kCount, inTail set for the
+  /// body).
+  void tailTile(TileBody body, Value it) {
+    auto tail = scf::IfOp::create(b, loc, hasTail, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(tail.thenBlock());
+    Value t = k.add(fullTiles, k.divu(firstTile, k.c32(2)));
+    auto sched = ScheduleTileOp::create(
+        b, loc, k.i32, k.i32, t, numMBlocks, b.getI32IntegerAttr(l.nBlocks),
+        b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup, 1)));
+    const int64_t half = l.kBlocks / 2;
+    kStart = k.mul(rank, k.c32(half));
+    kCount = arith::SelectOp::create(b, loc, k.eq(rank, k.c32(0)),
+                                     k.c32(half), k.c32(l.kBlocks - half));
+    inTail = true;
+    body(sched.getMBlock(), sched.getNBlock(), Value(), it);
+    inTail = false;
+    kStart = kCount = Value();
   }
 
   /// k-grouped: tiles t = g * (M blocks * N blocks) + the tile of D[g] in the
@@ -454,21 +513,22 @@ private:
       NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), full,
                                              k.c32(l.txBytes), nullptr,
                                              nullptr, Value());
-      Value k0 = k.mul(kb, k.c32(128));
+      Value kAbs = k.add(kb, tileKStart());
+      Value k0 = k.mul(kAbs, k.c32(128));
       Value aStage = stageBuffer(l.aOff, l.aStageBytes, s);
-      if (l.cluster > 1) {
+      if (l.mcast > 1) {
         // This CTA's half of A's rows, into the same place in both CTAs.
-        Value rows = k.mul(rank, k.c32(l.blockM / l.cluster));
+        Value rows = k.mul(rank, k.c32(l.blockM / l.mcast));
         loadTile(k.byteAt(aStage, k.mul(rows, k.c32(128))), mapA,
                  {k0, k.add(m0, rows)}, full,
                  LLVM::ConstantOp::create(b, loc, b.getI16Type(),
-                                          (1 << l.cluster) - 1));
+                                          (1 << l.mcast) - 1));
       } else {
         loadTile(aStage, mapA, at(k0, m0, l.masked()), full);
       }
       loadTile(stageBuffer(l.bOff, l.bStageBytes, s), mapB,
                at(k0, n0, l.grouped() && !l.kGrouped()), full);
-      Value kbScales = k.add(kBase, kb);
+      Value kbScales = k.add(kBase, kAbs);
       loadTile(stageBuffer(l.sfaOff, l.sfaStageBytes, s), tensorMap(kMapSFA),
                at(m0, kbScales, l.masked()), full);
       if (l.perRowB) // 1x128 recipe: the tile's B scales of this K block
@@ -573,10 +633,11 @@ private:
       Value sa1 = k.loadF32(k.elementAt(sfa, r1, 4));
       Value sb0, sb1, sb2;
       if (!l.perRowB) {
-        sb0 = k.loadF32(k.elementAt(sfbRow0, kb, 4));
-        sb1 = k.loadF32(k.elementAt(sfbRow1, kb, 4));
+        Value kAbs = k.add(kb, tileKStart());
+        sb0 = k.loadF32(k.elementAt(sfbRow0, kAbs, 4));
+        sb1 = k.loadF32(k.elementAt(sfbRow1, kAbs, 4));
         if (threeBlocks)
-          sb2 = k.loadF32(k.elementAt(sfbRow2, kb, 4));
+          sb2 = k.loadF32(k.elementAt(sfbRow2, kAbs, 4));
       }
       Value aTile = k.byteAt(stageBuffer(l.aOff, l.aStageBytes, s),
                              k.mul(wg, k.c32(64 * 128)));
@@ -629,7 +690,20 @@ private:
       }
       scf::YieldOp::create(b, loc, results);
       b.setInsertionPointAfter(kLoop);
-      ValueRange totals = kLoop.getResults().drop_front();
+      SmallVector<Value> totals(kLoop.getResults().drop_front());
+      if (inTail) {
+        // A split tail tile: rank 1's partial sums join rank 0's.
+        totals = reduceTailTile(totals, fragment, partN / 2);
+        auto owner = scf::IfOp::create(b, loc, k.eq(rank, k.c32(0)), false);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(owner.thenBlock());
+        EpilogueStoreOp::create(
+            b, loc, totals, k.byteAt(smem, l.dOff), tensorMap(kMapD), n0, m0,
+            Value(), tid, b.getI32IntegerAttr(l.blockM),
+            b.getI32IntegerAttr(l.blockN), b.getI32IntegerAttr(l.consumers),
+            b.getI32IntegerAttr(l.dSwizzle));
+        return kLoop.getResult(0);
+      }
       auto tmaStore = [&](Value groupCoord) {
         auto store = EpilogueStoreOp::create(
             b, loc, totals, k.byteAt(smem, l.dOff), tensorMap(kMapD), n0, m0,
@@ -719,14 +793,65 @@ private:
     return pairs;
   }
 
+  /// The tail tile's reduction over the cluster (both CTAs' consumers; the
+  /// producers meet the same two cluster barriers after their loop): when
+  /// rank 0's consumers are done with their K share (cluster barrier 1), its
+  /// stages are free and rank 1's consumer threads write their totals there
+  /// through distributed shared memory (thread t's `fields` floats per part
+  /// at t * BN/2 floats); after cluster barrier 2 (release / acquire) rank
+  /// 0's threads add them to theirs. Returns the totals (rank 1's
+  /// unchanged).
+  SmallVector<Value> reduceTailTile(ArrayRef<Value> totals, Type fragment,
+                                    int64_t fields) {
+    const int64_t perThread = fields * static_cast<int64_t>(totals.size());
+    Value mine = k.byteAt(k.byteAt(smem, l.aOff),
+                          k.mul(tid, k.c32(4 * perThread)));
+    NVVM::ClusterArriveOp::create(b, loc, nullptr);
+    NVVM::ClusterWaitOp::create(b, loc, nullptr);
+    {
+      auto send = scf::IfOp::create(b, loc, k.eq(rank, k.c32(1)), false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(send.thenBlock());
+      Value peer = NVVM::MapaOp::create(b, loc, k.ptr7, mine, k.c32(0));
+      for (size_t p = 0; p < totals.size(); ++p)
+        for (int64_t i = 0; i < fields; ++i) {
+          Value v = LLVM::ExtractValueOp::create(b, loc, totals[p], i);
+          LLVM::StoreOp::create(b, loc, v,
+                                k.byteAt(peer, 4 * (p * fields + i)));
+        }
+    }
+    NVVM::ClusterArriveOp::create(b, loc, nullptr);
+    NVVM::ClusterWaitOp::create(b, loc, nullptr);
+    SmallVector<Type> types(totals.size(), fragment);
+    auto add = scf::IfOp::create(b, loc, types, k.eq(rank, k.c32(0)),
+                                 /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(add.thenBlock());
+    SmallVector<Value> sums;
+    for (size_t p = 0; p < totals.size(); ++p) {
+      Value sum = totals[p];
+      for (int64_t i = 0; i < fields; ++i) {
+        Value other = k.loadF32(k.byteAt(mine, 4 * (p * fields + i)));
+        Value v = LLVM::ExtractValueOp::create(b, loc, totals[p], i);
+        sum = LLVM::InsertValueOp::create(
+            b, loc, sum, LLVM::FAddOp::create(b, loc, v, other), i);
+      }
+      sums.push_back(sum);
+    }
+    scf::YieldOp::create(b, loc, sums);
+    b.setInsertionPointToStart(add.elseBlock());
+    scf::YieldOp::create(b, loc, totals);
+    return SmallVector<Value>(add.getResults());
+  }
+
   /// One arrival per consumer warp on empty[s] of each CTA of the cluster:
   /// lane c arrives on CTA c's barrier (through its cluster address).
   void releaseStage(Value s, Value lane) {
     auto release =
-        scf::IfOp::create(b, loc, k.ult(lane, k.c32(l.cluster)), false);
+        scf::IfOp::create(b, loc, k.ult(lane, k.c32(l.mcast)), false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(release.thenBlock());
-    if (l.cluster == 1) {
+    if (l.mcast == 1) {
       NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBarrier(s), Value(),
                                      nullptr);
       return;
@@ -772,6 +897,10 @@ private:
   StringRef smemSymbol;
   Value smem, tid, numMBlocks, tiles, firstTile, tileStep;
   Value rank; // CTA rank in the cluster (cluster > 1 only)
+  // Tail split: tiles outside the last wave, tail tiles, whether this CTA's
+  // cluster has one; while its body is built, the CTA's K share.
+  Value fullTiles, tailTiles, hasTail, kStart, kCount;
+  bool inTail = false;
 };
 } // namespace
 

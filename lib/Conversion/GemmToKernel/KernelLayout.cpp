@@ -48,6 +48,7 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c,
   l.swizzleGroup = c.swizzleGroup;
   l.maxCtas = c.numSMs;
   l.cluster = c.clusterSize;
+  l.mcast = c.clusterSize;
   // Swizzled staging removes the epilogue's bank conflicts, which matter when
   // a tile has few K blocks; with many it measured slower on the H200 (A/B in
   // one process, bench/ab_epilogue.py: K=512 +48%, K=7168 -4..0%, K=16384

@@ -38,8 +38,17 @@ struct KernelLayout {
   /// tensor cores' work on the next.
   int64_t nParts;
   /// CTAs per cluster: 2 when A is multicast (the pair shares an M block and
-  /// takes neighbouring N blocks; each loads half of A's rows for both).
+  /// takes neighbouring N blocks; each loads half of A's rows for both), or
+  /// with `tailSplit`.
   int64_t cluster;
+  /// CTAs that share A by multicast: `cluster` with multicast, else 1.
+  int64_t mcast = 1;
+  /// Normal GEMM, bf16 D: the last wave's tiles, when they fill at most half
+  /// of the grid, are each computed by a 2-CTA cluster, one half of the K
+  /// blocks per CTA; rank 1 adds its partial sums into rank 0's shared
+  /// memory (distributed shared memory), rank 0 stores the tile
+  /// (dgemm-lower-to-kernel{tail-split=on}).
+  bool tailSplit = false;
   /// 128 when the epilogue stages D in 64-column chunks with 128-byte
   /// swizzle (block N a multiple of 64 and K <= 4096), else 0 (row-major
   /// staging).

@@ -85,7 +85,7 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
   } else {
     // With A multicast, each CTA of the pair loads half of the tile's rows.
     params[kMapA] =
-        c.tensorMap(0, {1, 0}, {128, l.blockM / l.cluster}, 128, "u8");
+        c.tensorMap(0, {1, 0}, {128, l.blockM / l.mcast}, 128, "u8");
     params[kMapSFA] = c.tensorMap(1, {0, 1}, {l.blockM, 1}, 0, "f32");
   }
   // B [N, K], or [G, N, K] with the group outermost.

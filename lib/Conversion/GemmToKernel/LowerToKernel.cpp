@@ -109,11 +109,12 @@ static std::string kernelName(const KernelLayout &l) {
          "_bm" + std::to_string(l.blockM) + "_bn" + std::to_string(l.blockN) +
          "_s" + std::to_string(l.stages) + "_g" +
          std::to_string(l.swizzleGroup) + "_c" + std::to_string(l.maxCtas) +
-         (l.cluster > 1 ? "_mca" : "") +
+         (l.mcast > 1 ? "_mca" : "") +
          (l.nParts > 1 ? "_p" + std::to_string(l.nParts) : "") +
          (l.perRowB ? "_sb1x128" : "") + (l.f32Out ? "_f32" : "") +
          (l.accumulate ? "_acc" : "") + (l.lateRelease ? "_lr" : "") +
-         (l.pingpong ? (l.handoff ? "_ho" : "_pp") : "");
+         (l.pingpong ? (l.handoff ? "_ho" : "_pp") : "") +
+         (l.tailSplit ? "_ts" : "");
 }
 
 /// The module's kernel container, created on first use with the sm_90a
@@ -159,6 +160,11 @@ struct LowerToKernelPass
           << consumerOrder << "'";
       return signalPassFailure();
     }
+    if (tailSplit != "on" && tailSplit != "off") {
+      getOperation().emitError()
+          << "tail-split must be on or off, got '" << tailSplit << "'";
+      return signalPassFailure();
+    }
     if (wgmmaParts < 1 || wgmmaParts > 8) {
       getOperation().emitError()
           << "wgmma-parts must be in [1, 8], got "
@@ -200,6 +206,17 @@ struct LowerToKernelPass
         layout.lateRelease = columnScaleRelease == "late";
       layout.pingpong = consumerOrder != "none" && layout.consumers == 2;
       layout.handoff = layout.pingpong && consumerOrder == "handoff";
+      // Tail split: normal GEMM, bf16 D, one CTA per tile otherwise, at
+      // least two K blocks; the launch becomes 2-CTA clusters.
+      if (tailSplit == "on" && !layout.grouped() &&
+          !layout.f32Out && !layout.perRowB && layout.cluster == 1 &&
+          layout.kBlocks >= 2 && layout.maxCtas % 2 == 0 &&
+          // rank 1's partial sums fit in rank 0's A and B stages
+          128 * layout.consumers * layout.blockN * 2 <=
+              layout.sfaOff - layout.aOff) {
+        layout.tailSplit = true;
+        layout.cluster = 2;
+      }
       int64_t smemLimit = gemm.getEffectiveTarget().getSmem();
       if (layout.smemBytes > smemLimit) {
         op->emitOpError() << "cannot be lowered: the kernel needs "
