@@ -210,6 +210,7 @@ struct LowerToKernelPass
       // least two K blocks; the launch becomes 2-CTA clusters.
       if (tailSplit == "on" && !layout.grouped() &&
           !layout.f32Out && !layout.perRowB && layout.cluster == 1 &&
+          layout.consumers == 2 && // 24 producer registers spill with it
           layout.kBlocks >= 2 && layout.maxCtas % 2 == 0 &&
           // rank 1's partial sums fit in rank 0's A and B stages
           128 * layout.consumers * layout.blockN * 2 <=
