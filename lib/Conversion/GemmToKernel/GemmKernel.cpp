@@ -691,19 +691,6 @@ private:
       scf::YieldOp::create(b, loc, results);
       b.setInsertionPointAfter(kLoop);
       SmallVector<Value> totals(kLoop.getResults().drop_front());
-      if (inTail) {
-        // A split tail tile: rank 1's partial sums join rank 0's.
-        totals = reduceTailTile(totals, fragment, partN / 2);
-        auto owner = scf::IfOp::create(b, loc, k.eq(rank, k.c32(0)), false);
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(owner.thenBlock());
-        EpilogueStoreOp::create(
-            b, loc, totals, k.byteAt(smem, l.dOff), tensorMap(kMapD), n0, m0,
-            Value(), tid, b.getI32IntegerAttr(l.blockM),
-            b.getI32IntegerAttr(l.blockN), b.getI32IntegerAttr(l.consumers),
-            b.getI32IntegerAttr(l.dSwizzle));
-        return kLoop.getResult(0);
-      }
       auto tmaStore = [&](Value groupCoord) {
         auto store = EpilogueStoreOp::create(
             b, loc, totals, k.byteAt(smem, l.dOff), tensorMap(kMapD), n0, m0,
@@ -715,6 +702,16 @@ private:
         if (l.accumulate)
           store.setReduceAdd(true);
       };
+      if (inTail) {
+        // A split tail tile: rank 1's partial sums join rank 0's, which
+        // stores the tile.
+        totals = reduceTailTile(totals, fragment, partN / 2);
+        auto owner = scf::IfOp::create(b, loc, k.eq(rank, k.c32(0)), false);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(owner.thenBlock());
+        tmaStore(Value());
+        return kLoop.getResult(0);
+      }
       if (l.masked()) {
         // Whole tile below masked_m[g]: TMA store; else by row.
         Value rows = k.sub(maskedRows(group), m0);
