@@ -12,6 +12,7 @@ alternately (3 rounds) with the benchmark's harness.
   ... bench/ab_kernel_ir.py --multicast 4096,7168,16384  # none vs multicast A vs B
   ... bench/ab_kernel_ir.py --handoff --normal       # consumer-order none vs handoff
   ... bench/ab_kernel_ir.py --config=block_n=176,num_sms=132 4096,7168,16384  # edited config
+  ... bench/ab_kernel_ir.py "--config=block_m=256,block_n=128,stages=3;block_m=256,block_n=112,stages=3" 4096,7168,16384
   ... bench/ab_kernel_ir.py --config=num_sms=132 --tail-split 4096,4096,7168  # and tail-split=on
 """
 import re
@@ -27,7 +28,7 @@ import sweep  # noqa: E402
 
 
 def lower(ir, parts, extra=""):
-    sel = subprocess.run([sweep.DGEMM_OPT, "--dgemm-select-config=multicast=false multicast-b=false max-block-m=128"],
+    sel = subprocess.run([sweep.DGEMM_OPT, "--dgemm-select-config=multicast=false multicast-b=false max-block-m=256"],
                          input=ir, capture_output=True, text=True, check=True).stdout
     return subprocess.run([sweep.DGEMM_OPT, "--dgemm-lower-to-kernel=wgmma-parts=%d%s" % (parts, extra)],
                           input=sel, capture_output=True, text=True, check=True).stdout
@@ -38,7 +39,7 @@ def multicast_variants(ir):
     selection's own, when the N blocks pair up) and with multicast B (the
     config edited: neighbours along M share B)."""
     def sel(extra):
-        return subprocess.run([sweep.DGEMM_OPT, "--dgemm-select-config=max-block-m=128" + extra],
+        return subprocess.run([sweep.DGEMM_OPT, "--dgemm-select-config=max-block-m=256" + extra],
                               input=ir, capture_output=True, text=True, check=True).stdout
 
     def low(selected):
@@ -62,17 +63,26 @@ def multicast_variants(ir):
 
 def edited_config_variants(ir, edits, extra=""):
     """The selection's config against it with fields replaced: ``edits`` is
-    "block_n=176,stages=4,num_sms=132" (any #dgemm.config field); ``extra``
-    adds dgemm-lower-to-kernel options to the edited one."""
-    sel = subprocess.run([sweep.DGEMM_OPT, "--dgemm-select-config=multicast=false multicast-b=false max-block-m=128"],
+    "block_n=176,stages=4,num_sms=132" (any #dgemm.config field), or several
+    such sets separated by ";" (one variant each), where a field
+    "lower.<option>" is a dgemm-lower-to-kernel option instead
+    ("lower.consumer-registers=224"); ``extra`` adds dgemm-lower-to-kernel
+    options to every edited one."""
+    sel = subprocess.run([sweep.DGEMM_OPT, "--dgemm-select-config=multicast=false multicast-b=false max-block-m=256"],
                          input=ir, capture_output=True, text=True, check=True).stdout
     low = lambda t, x="": subprocess.run(  # noqa: E731
         [sweep.DGEMM_OPT, "--dgemm-lower-to-kernel=wgmma-parts=1" + x],
         input=t, capture_output=True, text=True, check=True).stdout
-    edited = sel
-    for field, value in (e.split("=") for e in edits.split(",")):
-        edited = re.sub(r"\b%s = \w+" % field, "%s = %s" % (field, value), edited)
-    return {"default": low(sel), (edits + extra): low(edited, extra)}
+    out = {"default": low(sel)}
+    for one in edits.split(";"):
+        edited, options = sel, extra
+        for field, value in (e.split("=") for e in one.split(",")):
+            if field.startswith("lower."):  # a dgemm-lower-to-kernel option
+                options += " %s=%s" % (field[len("lower."):], value)
+                continue
+            edited = re.sub(r"\b%s = \w+" % field, "%s = %s" % (field, value), edited)
+        out[one + extra] = low(edited, options)
+    return out
 
 
 def variants(m, n, k, parts_only=False, pingpong=False, multicast=False, handoff=False,

@@ -5,8 +5,8 @@ against the best (scripts/check_sweep.py, and the committed data in
 bench/sweep/).
 
 For each shape (default: the normal shapes of bench/shapes.csv) and each
-candidate config — block M 64 or 128, block N every multiple of 8 from 16 to
-256, the most stages that fit (8 down to 3), no multicast, the tile-order
+candidate config — block M 64 or 128 with block N every multiple of 8 from
+16 to 256, block M 256 with block N up to 128 (its registers' limit), the most stages that fit (8 down to 3), no multicast, the tile-order
 group and SM count by the same rules as the selection — the dgemm IR with
 that config is lowered by dgemm-opt (whose verifier rejects configs the
 kernel cannot run: registers, scale blocks, shared memory), launched through
@@ -58,10 +58,10 @@ def candidates(m, n, sms=132):
     """(bm, bn, group, num_sms) of every block shape, with the selection's
     rules for the rest."""
     out = []
-    for bm in (64, 128):
+    for bm in (64, 128, 256):
         if m <= 64 and bm != 64:
             continue
-        for bn in range(16, min(256, ceil_div(n, 8) * 8) + 1, 8):
+        for bn in range(16, min(128 if bm == 256 else 256, ceil_div(n, 8) * 8) + 1, 8):
             tiles = ceil_div(m, bm) * ceil_div(n, bn)
             waves = ceil_div(tiles, sms)
             ctas = min(sms, ceil_div(tiles, waves))

@@ -331,11 +331,13 @@ class Rules:
 
     @staticmethod
     def registers_ok(bm, bn, mwg, per_row=False):
-        """Fresh tile and total, a reserve of 40, and (what the selection
-        asks of 1x128 B scales, early release) the columns' scales of a K
-        block (bn / 4); a config is valid without the latter (late release)."""
+        """One fresh tile, a total per m64 row wave (two at block M 256), a
+        reserve of 40, and (what the selection asks of 1x128 B scales, early
+        release) the columns' scales of a K block (bn / 4); a config is
+        valid without the latter (late release)."""
         rows = bm // mwg
-        need = cdiv(max(rows, 1), 64) * bn + 40 + (bn // 4 if per_row else 0)
+        waves = cdiv(max(rows, 1), 64)
+        need = (1 + waves) * bn // 2 + 40 + (bn // 4 if per_row else 0)
         return need <= {1: 240, 2: 232}[mwg]
 
     @staticmethod
@@ -351,6 +353,8 @@ class Rules:
         bm, bn = k["bm"], k["bn"]
         if bm == 256 and p["kind"] == "contiguous":
             return "block_m 256 contiguous"
+        if bm == 256 and (p["kind"] != "gemm" or p["out"] != "bf16" or p["per_row"]):
+            return "block_m 256 only for the normal bf16 GEMM, 128x128 B scales"
         if k["mwg"] != (1 if bm == 64 else 2):
             return "math_warpgroups"
         if not Rules.registers_ok(bm, bn, k["mwg"]):
@@ -493,8 +497,9 @@ class Rules:
 
     @staticmethod
     def lowerable(c):
-        """What dgemm-lower-to-kernel builds: f8E4M3FN operands; block M 64
-        or 128, no multicast of B; normal: either recipe, a bf16 or f32 D,
+        """What dgemm-lower-to-kernel builds: f8E4M3FN operands; block M 64,
+        128 or (normal bf16 GEMM, 128x128 B scales: the config rules) 256, no
+        multicast of B; normal: either recipe, a bf16 or f32 D,
         an accumulate input only when it is D itself, and no cluster for the
         weight-gradient forms (1x128 B scales or an f32 D); grouped: a
         static group count; masked: no cluster and an identity-layout D;
@@ -518,9 +523,9 @@ class Rules:
             if c.kind == "masked" and o["d"].strides is not None:
                 return False
         if c.config is None:
-            return Rules.selectable(c, max_block_m=128)
+            return Rules.selectable(c, max_block_m=256)
         k = c.config
-        if k["bm"] not in (64, 128) or k["mc"] == "b":
+        if k["bm"] not in (64, 128, 256) or k["mc"] == "b":
             return False
         if (c.kind == "masked" or wgrad_form) and k["cluster"] != 1:
             return False

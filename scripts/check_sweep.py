@@ -2,7 +2,8 @@
 """Checks dgemm-select-config against the config sweep (bench/sweep.py): for
 each swept shape, the config the runtime selects now (dgemm.config, no GPU
 needed) is looked up among the swept candidates and its measured time is
-compared with the best candidate's. Prints a table and how many shapes are
+compared with the best candidate's (a shape in several files: the last
+file's record counts). Prints a table and how many shapes are
 within --tolerance (5%) of the best; exits 1 if fewer than --min-within, or
 if a selected config was never swept (the sweep data is stale: rerun it).
 
@@ -49,29 +50,34 @@ def main(argv=None):
     args = ap.parse_args(argv)
     within = total = stale = 0
     print("%-18s %-34s %8s %-34s %8s %6s" % ("shape", "selected now", "TFLOPS", "best swept", "TFLOPS", "ratio"))
+    # A shape swept again in a later file (a newer kernel, more candidates)
+    # replaces its earlier record.
+    records = {}
     for path in args.files:
         for line in open(path):
             rec = json.loads(line)
-            m, n, k = rec["m"], rec["n"], rec["k"]
-            grouped = rec.get("layout") in ("contiguous", "masked")
-            flops = 2.0 * m * n * k * (rec["groups"] if grouped else 1)
-            sel = grouped_config(rec, args.dgemm_opt) if grouped else dgemm.config(m, n, k)
-            timed = {c["config"]: c["us"] for c in rec["candidates"] if "us" in c}
-            if not timed:
-                continue
-            best = min(timed, key=timed.get)
-            total += 1
-            short = lambda c: c.replace("#dgemm.config<", "").split(", cluster")[0]
-            if sel not in timed:
-                stale += 1
-                print("%-18s %-34s %8s  (never swept: rerun bench/sweep.py)" % (label(rec), short(sel), "-"))
-                continue
-            ratio = timed[best] / timed[sel]
-            ok = ratio >= 1 - args.tolerance
-            within += ok
-            print("%-18s %-34s %8.0f %-34s %8.0f %6.3f%s" % (
-                label(rec), short(sel), flops / timed[sel] / 1e6, short(best),
-                flops / timed[best] / 1e6, ratio, "" if ok else "  <- more than %.0f%% off" % (100 * args.tolerance)))
+            records[label(rec)] = rec
+    for rec in records.values():
+        m, n, k = rec["m"], rec["n"], rec["k"]
+        grouped = rec.get("layout") in ("contiguous", "masked")
+        flops = 2.0 * m * n * k * (rec["groups"] if grouped else 1)
+        sel = grouped_config(rec, args.dgemm_opt) if grouped else dgemm.config(m, n, k)
+        timed = {c["config"]: c["us"] for c in rec["candidates"] if "us" in c}
+        if not timed:
+            continue
+        best = min(timed, key=timed.get)
+        total += 1
+        short = lambda c: c.replace("#dgemm.config<", "").split(", cluster")[0]
+        if sel not in timed:
+            stale += 1
+            print("%-18s %-34s %8s  (never swept: rerun bench/sweep.py)" % (label(rec), short(sel), "-"))
+            continue
+        ratio = timed[best] / timed[sel]
+        ok = ratio >= 1 - args.tolerance
+        within += ok
+        print("%-18s %-34s %8.0f %-34s %8.0f %6.3f%s" % (
+            label(rec), short(sel), flops / timed[sel] / 1e6, short(best),
+            flops / timed[best] / 1e6, ratio, "" if ok else "  <- more than %.0f%% off" % (100 * args.tolerance)))
     print("check_sweep: %d of %d shapes within %.0f%% of the best swept config%s" % (
         within, total, 100 * args.tolerance, ", %d never swept" % stale if stale else ""))
     return 1 if stale or within < args.min_within else 0

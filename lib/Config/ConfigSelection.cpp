@@ -17,16 +17,17 @@
 //     128       2         64             1
 //     256       2        128             2
 //
-// A consumer thread holds the fresh wgmma tile and the promoted f32 total:
-// an m64nN f32 fragment is N/2 registers per thread, so
+// A consumer thread holds the fresh wgmma tile and the promoted f32 total of
+// each of its m64 waves (the waves run one after the other and share the
+// fresh tile): an m64nN f32 fragment is N/2 registers per thread, so
 //
-//   needed = 2 * (rowsPerWG / 64) * blockN / 2 + 40 (addresses, scales, loop)
+//   needed = (1 + rowsPerWG / 64) * blockN / 2 + 40 (addresses, scales, loop)
 //   budget = 240 with one consumer  (setmaxnreg pair (24, 240) at 256 threads)
 //            232 with two consumers (setmaxnreg pair (40, 232) at 384 threads)
 //
-//   blockM 64 : blockN + 40  <= 240  ->  blockN <= 200
-//   blockM 128: blockN + 40  <= 232  ->  blockN <= 192
-//   blockM 256: 2*blockN + 40 <= 232 ->  blockN <= 96
+//   blockM 64 : blockN + 40  <= 240      ->  blockN <= 200
+//   blockM 128: blockN + 40  <= 232      ->  blockN <= 192
+//   blockM 256: 3*blockN/2 + 40 <= 232   ->  blockN <= 128
 //
 // B-scale blocks (128x128 recipe)
 // -------------------------------
@@ -168,10 +169,14 @@ int64_t mathWarpgroupsFor(int64_t blockM) {
   }
 }
 
-bool blockMAllowed(int64_t blockM, GemmKind kind) {
+/// Block M 256 (two m64 row waves per consumer) is lowered and measured for
+/// the normal GEMM with a bf16 output and 128x128 B scales only.
+bool blockMAllowed(int64_t blockM, const ProblemDesc &p) {
   if (blockM == 64 || blockM == 128)
     return true;
-  return blockM == 256 && kind != GemmKind::GroupedContiguous;
+  return blockM == 256 && p.kind == GemmKind::Normal &&
+         p.out == OutType::BF16 &&
+         p.bScale == BScaleGranularity::Block128x128;
 }
 
 const char *kindName(GemmKind kind) {
@@ -205,6 +210,16 @@ int64_t tileComputeCost(int64_t blockM, int64_t blockN) {
 /// Operand loads of one tile per K element (1/4096 clock at 64 B/clk).
 /// A tile's fixed cost per K element, whatever its size (see the model).
 constexpr int64_t kTileFixedCost = 24576;
+
+/// The extra fixed cost per K element of each further m64 row wave of a
+/// consumer (block M 256): the wave's own wgmma wait and promotion, which
+/// the tensor cores do not overlap (see the model).
+constexpr int64_t kRowWaveCost = 16384;
+
+/// m64 row waves per consumer warpgroup.
+int64_t rowWaves(int64_t blockM) {
+  return std::max<int64_t>(blockM / (64 * mathWarpgroupsFor(blockM)), 1);
+}
 
 /// Largest K whose bf16 kernels stage the epilogue in swizzled chunks (the
 /// lowering's rule, KernelLayout::dSwizzle).
@@ -291,7 +306,8 @@ int64_t dgemm::consumerRegistersNeeded(int64_t blockM, int64_t blockN,
   // checks count the fresh tile and the total only, see checkConfig).
   int64_t columnScales =
       bScale == BScaleGranularity::Row1x128 ? blockN / 4 : 0;
-  return 2 * wavesPerWarpgroup * blockN / 2 + columnScales + kRegisterReserve;
+  return (1 + wavesPerWarpgroup) * blockN / 2 + columnScales +
+         kRegisterReserve;
 }
 
 int64_t dgemm::bScaleBlocksSpanned(int64_t blockN) {
@@ -370,10 +386,21 @@ std::string dgemm::checkConfig(const KernelConfig &c, const ProblemDesc &p,
   if (!problem.empty())
     return problem;
 
-  if (!blockMAllowed(c.blockM, p.kind)) {
-    if (c.blockM == 256)
+  if (!blockMAllowed(c.blockM, p)) {
+    if (c.blockM == 256 && p.kind == GemmKind::GroupedContiguous)
       return std::string("block_m = 256 is not allowed for the ") +
              kindName(p.kind) + " layout (groups are aligned to 128 rows)";
+    if (c.blockM == 256) {
+      std::string with;
+      if (p.out == OutType::F32)
+        with = " with an f32 output";
+      if (p.bScale == BScaleGranularity::Row1x128)
+        with += with.empty() ? " with 1x128 B scales" : " and 1x128 B scales";
+      return std::string("block_m = 256 is only supported for the normal "
+                         "GEMM with a bf16 output and 128x128 B scales, not "
+                         "the ") +
+             kindName(p.kind) + " layout" + with;
+    }
     return "block_m = " + str(c.blockM) + " is not one of 64, 128, 256";
   }
   if (c.blockN < 8 || c.blockN > 256 || c.blockN % 8 != 0)
@@ -449,7 +476,7 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t,
   int64_t minBlockN = std::min<int64_t>(16, nRounded);
   int64_t maxBlockN = std::min<int64_t>(256, nRounded);
   for (int64_t blockM : {64, 128, 256}) {
-    if (!blockMAllowed(blockM, p.kind) || (p.m <= 64 && blockM != 64) ||
+    if (!blockMAllowed(blockM, p) || (p.m <= 64 && blockM != 64) ||
         blockM > o.maxBlockM)
       continue;
     int64_t warpgroups = mathWarpgroupsFor(blockM);
@@ -488,6 +515,7 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t,
       c.tiles = numTiles(blockM, blockN, p);
       c.waves = ceilDiv(c.tiles, targetSMs);
       c.cost = mulSat(c.waves, kTileFixedCost +
+                                   kRowWaveCost * (rowWaves(blockM) - 1) +
                                    tileComputeCost(blockM, blockN) +
                                    tileLoadCost(blockM, blockN));
       if (!found || better(c, best)) {

@@ -4,7 +4,7 @@
 // them can be printed, edited and fed back:
 //
 //   dgemm-to-kernel      dgemm-select-config{multicast=false multicast-b=false
-//                        max-block-m=128}
+//                        max-block-m=256}
 //                        dgemm-lower-to-kernel
 //   dgemm-kernel-to-ptx  gpu.module(convert-dgemm-to-nvvm, convert-scf-to-cf,
 //                        convert-to-llvm, convert-nvvm-to-llvm, canonicalize,

@@ -29,20 +29,32 @@ llvm.func @schedule_tile(%t: i32, %mb: i32) -> !llvm.struct<(i32, i32)> {
 // -----
 
 // A wgmma tile: descriptors from the shared addresses, four k32 steps, the
-// first zeroing the accumulator (scale-d zero), K steps of +2 (32 bytes).
+// first zeroing the accumulator (scale-d zero), K steps of +2 (32 bytes)
+// added to the 32-bit start address; the low word carries the leading byte
+// offset (65536), the high word is a constant (swizzle 128B, stride 1024 B).
 // CHECK-LABEL: llvm.func @wgmma_tile
 // CHECK-NOT: dgemm.wgmma_tile
-// CHECK: %[[U:.+]] = llvm.mlir.undef : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
-// CHECK: %[[HI:.+]] = llvm.mlir.constant(4611686293305360384 : i64) : i64
-// CHECK: %[[MASK:.+]] = llvm.mlir.constant(262143 : i32) : i32
+// CHECK-DAG: %[[TWO:.+]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG: %[[HI:.+]] = llvm.mlir.constant(4611686293305294848 : i64) : i64
+// CHECK-DAG: %[[LBO:.+]] = llvm.mlir.constant(65536 : i32) : i32
+// CHECK-DAG: %[[U:.+]] = llvm.mlir.undef : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+// CHECK-DAG: %[[MASK:.+]] = llvm.mlir.constant(262143 : i32) : i32
 // CHECK: %[[PA:.+]] = llvm.ptrtoint %arg0 : !llvm.ptr<3> to i32
-// CHECK: llvm.and %[[PA]], %[[MASK]]
-// CHECK: %[[DA:.+]] = llvm.or %{{.+}}, %[[HI]]
-// CHECK: %[[DB:.+]] = llvm.or %{{.+}}, %[[HI]]
+// CHECK: %[[MA:.+]] = llvm.and %[[PA]], %[[MASK]]
+// CHECK: %[[SA:.+]] = llvm.lshr %[[MA]]
+// CHECK: %[[PB:.+]] = llvm.ptrtoint %arg1 : !llvm.ptr<3> to i32
+// CHECK: %[[SB:.+]] = llvm.lshr
+// CHECK: %[[LA:.+]] = llvm.or %[[SA]], %[[LBO]] : i32
+// CHECK: %[[WA:.+]] = llvm.zext %[[LA]] : i32 to i64
+// CHECK: %[[DA:.+]] = llvm.or %[[WA]], %[[HI]] : i64
+// CHECK: %[[LB:.+]] = llvm.or %[[SB]], %[[LBO]] : i32
+// CHECK: %[[WB:.+]] = llvm.zext %[[LB]] : i32 to i64
+// CHECK: %[[DB:.+]] = llvm.or %[[WB]], %[[HI]] : i64
 // CHECK: %[[A0:.+]] = nvvm.wgmma.mma_async %[[DA]], %[[DB]], %[[U]], <m = 64, n = 16, k = 32>, D[<f32>, <zero>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
-// CHECK: %[[DA1:.+]] = llvm.add %[[DA]], %{{.+}} : i64
-// CHECK: %[[DB1:.+]] = llvm.add %[[DB]], %{{.+}} : i64
-// CHECK: %[[A1:.+]] = nvvm.wgmma.mma_async %[[DA1]], %[[DB1]], %[[A0]], <m = 64, n = 16, k = 32>, D[<f32>, <one>]
+// CHECK: %[[SA1:.+]] = llvm.add %[[SA]], %[[TWO]] : i32
+// CHECK: llvm.or %[[SA1]], %[[LBO]] : i32
+// CHECK: %[[SB1:.+]] = llvm.add %[[SB]], %[[TWO]] : i32
+// CHECK: %[[A1:.+]] = nvvm.wgmma.mma_async %{{.+}}, %{{.+}}, %[[A0]], <m = 64, n = 16, k = 32>, D[<f32>, <one>]
 // CHECK: nvvm.wgmma.mma_async {{.*}} D[<f32>, <one>]
 // CHECK: %[[A3:.+]] = nvvm.wgmma.mma_async {{.*}} D[<f32>, <one>]
 // CHECK: llvm.return %[[A3]]
@@ -216,6 +228,41 @@ gpu.module @k {
 llvm.func @epilogue_group(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %staging: !llvm.ptr<3>, %map: !llvm.ptr,
     %n0: i32, %m0: i32, %tid: i32, %g: i32) {
   dgemm.epilogue_store (%t), %staging, %map[%n0, %m0, %g] tid %tid {block_m = 64 : i32, block_n = 16 : i32, consumers = 1 : i32} : (!llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>), !llvm.ptr
+  llvm.return
+}
+}
+
+// -----
+
+// Row waves (block M 256 with two consumers): the second total holds the
+// rows 128 further down. Staged row-major, its pairs go 128 rows * 16
+// columns * 2 bytes = 4096 bytes past the first total's, and one TMA store
+// takes the 256-row tile; stored by row, its rows are row + 128, compared
+// with `rows` like the first total's.
+// CHECK-LABEL: llvm.func @epilogue_row_waves
+// CHECK-COUNT-4: llvm.store %{{.+}}, %{{.+}} {alignment = 4 : i64} : i32, !llvm.ptr<3>
+// CHECK: llvm.extractvalue %arg1[0]
+// CHECK: arith.addi %{{.+}}, %c4096_i32 : i32
+// CHECK-COUNT-4: llvm.store %{{.+}}, %{{.+}} {alignment = 4 : i64} : i32, !llvm.ptr<3>
+// CHECK-NOT: llvm.store %{{.+}}, %{{.+}} {alignment = 4 : i64} : i32, !llvm.ptr<3>
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %arg3, %arg2, box[%arg4, %arg5]
+// CHECK: %[[R0:.+]] = arith.addi %{{.+}}, %{{.+}} : i32
+// CHECK: %[[R1:.+]] = arith.addi %[[R0]], %c8_i32
+// CHECK-COUNT-4: llvm.store %{{.+}}, %{{.+}} {alignment = 4 : i64} : i32, !llvm.ptr<1>
+// CHECK: %[[W0:.+]] = arith.addi %[[R0]], %c128_i32
+// CHECK: %[[W1:.+]] = arith.addi %[[R1]], %c128_i32
+// CHECK: arith.cmpi ult, %[[W0]], %arg8
+// CHECK: arith.cmpi ult, %[[W1]], %arg8
+// CHECK: llvm.extractvalue %arg1[0]
+// CHECK-COUNT-4: llvm.store %{{.+}}, %{{.+}} {alignment = 4 : i64} : i32, !llvm.ptr<1>
+// CHECK-NOT: llvm.store
+// ROWS-LABEL: llvm.func @epilogue_row_waves
+// STORES-LABEL: llvm.func @epilogue_row_waves
+gpu.module @k {
+llvm.func @epilogue_row_waves(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %u: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %staging: !llvm.ptr<3>, %map: !llvm.ptr,
+    %n0: i32, %m0: i32, %tid: i32, %d: !llvm.ptr<1>, %rows: i32, %cols: i32) {
+  dgemm.epilogue_store (%t, %u), %staging, %map[%n0, %m0] tid %tid {block_m = 256 : i32, block_n = 16 : i32, consumers = 2 : i32} : (!llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>), !llvm.ptr
+  dgemm.epilogue_store_rows (%t, %u), %d rows %rows cols %cols tid %tid {ld = 4096 : i32, block_m = 256 : i32, block_n = 16 : i32, consumers = 2 : i32} : (!llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>), !llvm.ptr<1>
   llvm.return
 }
 }

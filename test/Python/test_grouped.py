@@ -261,7 +261,7 @@ class GroupedKernelIROnStandIn(unittest.TestCase):
             raise unittest.SkipTest("no dgemm-opt beside %s" % path)
         import test_bad_inputs
         standin = test_bad_inputs.standin_driver()
-        select = "--dgemm-select-config=multicast=false multicast-b=false max-block-m=128"
+        select = "--dgemm-select-config=multicast=false multicast-b=false max-block-m=256"
         lower = lambda ir: subprocess.run(  # noqa: E731
             [str(opt), select, "--dgemm-lower-to-kernel"], input=ir, capture_output=True,
             text=True, check=True).stdout

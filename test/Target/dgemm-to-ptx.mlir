@@ -9,13 +9,14 @@
 // RUN: dgemm-opt %s --dgemm-to-kernel | dgemm-opt --dgemm-kernel-to-ptx --dgemm-dump-ptx=dir=%t/b -o /dev/null
 // RUN: diff %t/a/dgemm_kernels.ptx %t/b/dgemm_kernels.ptx
 
-// Promotion: 96 f32 FMAs per thread per K block (block N 192).
-// PROMOTE-COUNT-96: fma.rn.f32
+// Promotion: 128 f32 FMAs per thread per K block (block M 256, block N
+// 128: two row waves of 64 registers).
+// PROMOTE-COUNT-128: fma.rn.f32
 // PROMOTE-NOT: fma.rn.f32
 
 // CHECK: .target sm_90a
-// CHECK: .entry dgemm_gemm_n7168_k2048_bm128_bn192_s4_g16_c122(
-// CHECK: .param .align 128 .b8 dgemm_gemm_n7168_k2048_bm128_bn192_s4_g16_c122_param_0[128]
+// CHECK: .entry dgemm_gemm_n7168_k2048_bm256_bn128_s3_g16_c128(
+// CHECK: .param .align 128 .b8 dgemm_gemm_n7168_k2048_bm256_bn128_s3_g16_c128_param_0[128]
 // CHECK: .maxntid 384, 1, 1
 // CHECK: .minnctapersm 1
 // CHECK: mbarrier.init.shared.b64
@@ -24,9 +25,15 @@
 // CHECK: setmaxnreg.inc.sync.aligned.u32 232
 // CHECK: mbarrier.try_wait.parity.shared.b64
 
-// The main loop's block, then the epilogue's (placed apart by the compiler).
+// The main loop's block, then the epilogue's (placed apart by the compiler):
+// each of the two row waves fences, issues its four k32 steps, commits and
+// waits.
 // WGMMA: wgmma.fence.sync.aligned
-// WGMMA: wgmma.mma_async.sync.aligned.m64n192k32.f32.e4m3.e4m3
+// WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// WGMMA: wgmma.commit_group.sync.aligned
+// WGMMA: wgmma.wait_group.sync.aligned 0
+// WGMMA: wgmma.fence.sync.aligned
+// WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
 // WGMMA: wgmma.commit_group.sync.aligned
 // WGMMA: wgmma.wait_group.sync.aligned 0
 // EPILOGUE: cvt.rn.bf16x2.f32

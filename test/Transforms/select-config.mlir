@@ -61,7 +61,7 @@ func.func @gemm_op_target(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, str
 // Dynamic M without m_hint: the pass option's M (4096 by default, 64 in the
 // second run) decides.
 // CHECK-LABEL: func.func @gemm_dynamic_m_no_hint
-// CHECK: block_m = 256, block_n = 88, stages = 4, cluster = 2, multicast = b
+// CHECK: block_m = 256, block_n = 128, stages = 3, cluster = 2, multicast = a
 // SMALLM-LABEL: func.func @gemm_dynamic_m_no_hint
 // SMALLM: block_m = 64, block_n = 32, stages = 8, cluster = 1, multicast = none
 func.func @gemm_dynamic_m_no_hint(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,
@@ -92,7 +92,7 @@ func.func @k_grouped_g4_m4096_n7168(%a: memref<?xf8E4M3FN>, %sa: memref<?x4096xf
 // an attached one verified).
 // CHECK-LABEL: func.func @masked_b_k_dynamic
 // CHECK: dgemm.grouped_gemm
-// CHECK-SAME: config = #dgemm.config<block_m = 256, block_n = 96, stages = 3,
+// CHECK-SAME: config = #dgemm.config<block_m = 128, block_n = 96, stages = 7,
 // CHECK-LABEL: func.func @contiguous_b_k_dynamic_config
 // CHECK: config = #dgemm.config<block_m = 128, block_n = 128, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 1, num_sms = 132>
 func.func @masked_b_k_dynamic(%a: memref<32x1024x128xf8E4M3FN>, %sa: memref<32x1024x1xf32, strided<[?, 1, ?]>>,

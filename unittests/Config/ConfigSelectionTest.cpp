@@ -152,16 +152,18 @@ TEST(ConfigSelection, HandComputedChoices) {
       // 64x112: 2 x 64 = 128 tiles, cost 7168 + 64*176 = 18432; 128x56 also
       // 128 tiles but 128*60 + 64*184 = 19456.
       {normal(128, 7168, 16384), 64, 112, Multicast::None, 128},
-      // With the fixed per-tile cost F = 24576 (calibrated on the H200 sweep,
-      // bench/sweep/): 256x88 makes 16 x 47 = 752 tiles, 6 waves of
-      // F + 22528 + 64*344 = 69120 = 414720; 128x192: 704 tiles, 6 waves of
-      // 24576 + 24576 + 20480 = 69632. 47 n blocks (odd): multicast B.
-      {normal(4096, 4096, 7168), 256, 88, Multicast::B, 126},
-      // 16 x 82 = 1312 tiles, 10 waves; 41 pairs of n blocks: multicast A.
-      {normal(4096, 7168, 16384), 256, 88, Multicast::A, 132},
-      // 16 x 24 = 384 tiles, 3 waves of 256*88 + 64*344 + F; 128x192:
-      // 352 tiles, 3 waves of 45056 + F. 24 n blocks: multicast A.
-      {normal(4096, 2112, 7168), 256, 88, Multicast::A, 128},
+      // With the fixed per-tile cost F = 24576 and R = 16384 for the second
+      // row wave of block M 256 (calibrated on the H200 sweeps, bench/sweep/):
+      // 256x128 makes 16 x 32 = 512 tiles, 4 waves of F + R + 32768 +
+      // 64*384 = 98304 = 393216; 128x192: 704 tiles, 6 waves of 24576 +
+      // 24576 + 20480 = 69632 = 417792. 32 n blocks: multicast A.
+      {normal(4096, 4096, 7168), 256, 128, Multicast::A, 128},
+      // 16 x 56 = 896 tiles, 7 waves of 98304 = 688128; 128x192: 1216
+      // tiles, 10 waves = 696320.
+      {normal(4096, 7168, 16384), 256, 128, Multicast::A, 128},
+      // 128x192: 352 tiles, 3 waves of 69632 = 208896; 256x128: 16 x 17 =
+      // 272 tiles, 3 waves of 98304; 11 n blocks: multicast B.
+      {normal(4096, 2112, 7168), 128, 192, Multicast::B, 118},
       // K <= 4096, bf16: block N a multiple of 64 (swizzled epilogue).
       // 4 groups x 2 x 38 = 304 tiles, 3 waves; masked has no B multicast
       // and m = 256 is below 512 anyway.
@@ -180,25 +182,39 @@ TEST(ConfigSelection, HandComputedChoices) {
   }
 }
 
-// What the runtime asks for (the lowering's capabilities: block M <= 128, no
-// multicast): the choices the H200 sweep measured best or within 5% of it.
+// What the runtime asks for (the lowering's capabilities: block M up to 256,
+// no multicast): the choices the H200 sweeps measured best or within 5% of
+// it (bench/sweep/2026-12-01-*-m4096.jsonl).
 TEST(ConfigSelection, KernelCapabilitiesFollowTheSweep) {
   TargetDesc t;
   SelectOptions caps = kernelCapabilities();
   EXPECT_FALSE(caps.allowMulticast);
-  EXPECT_EQ(caps.maxBlockM, 128);
-  // Sweep: 128x192 1242 TFLOPS, 128x160 1116.
+  EXPECT_EQ(caps.maxBlockM, 256);
+  // Sweep: 256x128 1288 TFLOPS, 128x192 1236.
   KernelConfig c = selectConfig(normal(4096, 7168, 16384), t, caps);
-  EXPECT_EQ(c.blockM, 128);
-  EXPECT_EQ(c.blockN, 192);
+  EXPECT_EQ(c.blockM, 256);
+  EXPECT_EQ(c.blockN, 128);
   EXPECT_EQ(c.multicast, Multicast::None);
-  // Sweep: 128x192 1156 TFLOPS, 128x128 1043.
+  // Sweep: 256x128 1221 TFLOPS, 128x192 1155.
   c = selectConfig(normal(4096, 4096, 7168), t, caps);
+  EXPECT_EQ(c.blockM, 256);
+  EXPECT_EQ(c.blockN, 128);
+  // Sweep: 128x192 1157 TFLOPS, the best 256-row tile (256x88) 1044.
+  c = selectConfig(normal(4096, 2112, 7168), t, caps);
+  EXPECT_EQ(c.blockM, 128);
   EXPECT_EQ(c.blockN, 192);
   // Small M is unchanged: 64x16, 132 tiles.
   c = selectConfig(normal(64, 2112, 7168), t, caps);
   EXPECT_EQ(c.blockM, 64);
   EXPECT_EQ(c.blockN, 16);
+  // The grouped layouts and the weight-gradient forms keep block M <= 128.
+  for (const ProblemDesc &p :
+       {masked(1, 1024, 4096, 7168), contiguous(4, 8192, 4096, 7168)})
+    EXPECT_LE(selectConfig(p, t, caps).blockM, 128) << describe(p);
+  ProblemDesc wgrad = normal(4096, 7168, 16384);
+  wgrad.out = OutType::F32;
+  wgrad.bScale = BScaleGranularity::Row1x128;
+  EXPECT_LE(selectConfig(wgrad, t, caps).blockM, 128);
 }
 
 TEST(ConfigSelection, RegisterBudget) {
@@ -207,16 +223,17 @@ TEST(ConfigSelection, RegisterBudget) {
 
   EXPECT_EQ(consumerRegistersNeeded(128, 256, 2), 296);
   EXPECT_GT(consumerRegistersNeeded(128, 256, 2), consumerRegisterBudget(2));
-  EXPECT_EQ(consumerRegistersNeeded(256, 128, 2), 296);
-  EXPECT_GT(consumerRegistersNeeded(256, 128, 2), consumerRegisterBudget(2));
+  // Block M 256: one fresh fragment shared by the two row waves, a total
+  // each: 3 * 128/2 + 40.
+  EXPECT_EQ(consumerRegistersNeeded(256, 128, 2), 232);
+  EXPECT_EQ(consumerRegistersNeeded(256, 136, 2), 244);
+  EXPECT_GT(consumerRegistersNeeded(256, 136, 2), consumerRegisterBudget(2));
 
   // The largest block N of each block M.
   EXPECT_EQ(consumerRegistersNeeded(64, 200, 1), 240);
   EXPECT_GT(consumerRegistersNeeded(64, 208, 1), consumerRegisterBudget(1));
   EXPECT_EQ(consumerRegistersNeeded(128, 192, 2), 232);
   EXPECT_GT(consumerRegistersNeeded(128, 200, 2), consumerRegisterBudget(2));
-  EXPECT_EQ(consumerRegistersNeeded(256, 96, 2), 232);
-  EXPECT_GT(consumerRegistersNeeded(256, 104, 2), consumerRegisterBudget(2));
 
   ProblemDesc p = normal(4096, 4096, 7168);
   TargetDesc t;
@@ -227,9 +244,9 @@ TEST(ConfigSelection, RegisterBudget) {
             "block_m = 128, block_n = 256 needs 296 registers per consumer "
             "thread, over the budget of 232");
   c.blockM = 256;
-  c.blockN = 128;
+  c.blockN = 136;
   EXPECT_EQ(checkConfig(c, p, t),
-            "block_m = 256, block_n = 128 needs 296 registers per consumer "
+            "block_m = 256, block_n = 136 needs 244 registers per consumer "
             "thread, over the budget of 232");
 }
 
@@ -294,7 +311,33 @@ TEST(ConfigSelection, ContiguousNeverPicksBlockM256) {
         EXPECT_EQ(checkConfig(c, p, t), "");
       }
   // While the normal GEMM of the same size may take it.
-  EXPECT_EQ(selectConfig(normal(4096, 2112, 7168), t).blockM, 256);
+  EXPECT_EQ(selectConfig(normal(4096, 4096, 7168), t).blockM, 256);
+}
+
+// Block M 256 is lowered for the normal bf16 GEMM with 128x128 B scales
+// only: a config asking for it elsewhere is refused with the reason.
+TEST(ConfigSelection, BlockM256OnlyForNormalBf16) {
+  TargetDesc t;
+  KernelConfig c = validConfig();
+  c.blockM = 256;
+  c.blockN = 128;
+  c.stages = 3;
+  c.multicast = Multicast::None;
+  c.clusterSize = 1;
+  EXPECT_EQ(checkConfig(c, normal(4096, 4096, 7168), t), "");
+  EXPECT_EQ(checkConfig(c, masked(4, 1024, 4096, 7168), t),
+            "block_m = 256 is only supported for the normal GEMM with a bf16 "
+            "output and 128x128 B scales, not the grouped masked layout");
+  ProblemDesc wgrad = normal(4096, 4096, 7168);
+  wgrad.out = OutType::F32;
+  wgrad.bScale = BScaleGranularity::Row1x128;
+  EXPECT_EQ(checkConfig(c, wgrad, t),
+            "block_m = 256 is only supported for the normal GEMM with a bf16 "
+            "output and 128x128 B scales, not the normal layout with an f32 "
+            "output and 1x128 B scales");
+  EXPECT_EQ(checkConfig(c, contiguous(4, 8192, 4096, 7168), t),
+            "block_m = 256 is not allowed for the grouped contiguous layout "
+            "(groups are aligned to 128 rows)");
 }
 
 TEST(ConfigSelection, Deterministic) {

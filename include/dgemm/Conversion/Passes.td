@@ -69,6 +69,16 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "the grid, computes each of them on a cluster, half of the K "
            "blocks per CTA, reduced through distributed shared memory; "
            "'off': every tile on one CTA">,
+    Option<"consumerRegisters", "consumer-registers", "int64_t",
+           /*default=*/"0",
+           "Two consumer warpgroups: setmaxnreg of the consumers (a multiple "
+           "of 8 in [128, 240]); the producer gets the rest of the 384 "
+           "threads' pool (504 - 2 * this). 0: the default">,
+    Option<"epilogueSwizzle", "epilogue-swizzle", "std::string",
+           /*default=*/"\"auto\"",
+           "bf16 output: stage the epilogue in 128-byte swizzled 64-column "
+           "chunks ('on', block N a multiple of 64) or row-major ('off'); "
+           "'auto': swizzled when K <= 4096 (KernelLayout::dSwizzle)">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",

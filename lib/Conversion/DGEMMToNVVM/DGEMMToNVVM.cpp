@@ -89,20 +89,21 @@ struct WgmmaTileLowering : OpRewritePattern<WgmmaTileOp> {
     Location loc = op.getLoc();
     MLIRContext *ctx = rw.getContext();
     Type fragment = op.getAcc().getType();
-    Value descA = buildWgmmaDescriptor(rw, loc, op.getATile());
-    Value descB = buildWgmmaDescriptor(rw, loc, op.getBTile());
+
     auto shape = NVVM::MMAShapeAttr::get(ctx, 64, op.getN(), 32);
     auto e4m3 = NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::e4m3);
     auto f32 = NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32);
     auto one = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
     auto row = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row);
     auto col = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col);
+    Value startA = buildWgmmaStart(rw, loc, op.getATile());
+    Value startB = buildWgmmaStart(rw, loc, op.getBTile());
     // The first step ignores its input (scale-d = zero): no register moves.
     Value acc = LLVM::UndefOp::create(rw, loc, fragment);
     for (int64_t kk = 0; kk < 4; ++kk) {
-      Value step = LLVM::ConstantOp::create(rw, loc, rw.getI64Type(), 2 * kk);
-      Value da = kk ? LLVM::AddOp::create(rw, loc, descA, step) : descA;
-      Value db = kk ? LLVM::AddOp::create(rw, loc, descB, step) : descB;
+      // A k32 step is 32 bytes further along K: 2 in the start address.
+      Value da = buildWgmmaDescriptor(rw, loc, startA, 2 * kk);
+      Value db = buildWgmmaDescriptor(rw, loc, startB, 2 * kk);
       auto scaleD = NVVM::WGMMAScaleOutAttr::get(
           ctx, kk == 0 ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one);
       acc = NVVM::WgmmaMmaAsyncOp::create(rw, loc, fragment, acc, da, db,
@@ -194,7 +195,12 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
     MLIRContext *ctx = rw.getContext();
     int64_t bn = op.getBlockN();
     int64_t threads = 128 * op.getConsumers();
-    int64_t groupsPerPart = bn / 8 / op.getTotals().size();
+    // Row waves (block M 256): totals[w * parts ..] are the rows
+    // 64 * consumers * w further down.
+    const int64_t waveRows = 64 * op.getConsumers();
+    const int64_t waves = op.getBlockM() / waveRows;
+    const int64_t parts = op.getTotals().size() / waves;
+    int64_t groupsPerPart = bn / 8 / parts;
     Type i8 = rw.getI8Type();
     Value tid = op.getTid();
     auto c = [&](int64_t v) { return i32c(rw, loc, v); };
@@ -238,10 +244,12 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
                   rw, loc, arith::RemUIOp::create(rw, loc, col, c(4)), c(4))
                   .getResult()
             : arith::MulIOp::create(rw, loc, col, c(2)).getResult();
-    auto offset = [&](Value row, int64_t j) -> Value {
+    // Wave w's rows are waveRows * w further down (a multiple of 8, so the
+    // swizzle pattern row % 8 is the same).
+    auto offset = [&](Value row, int64_t j, int64_t w) -> Value {
       if (!swizzled)
         return arith::AddIOp::create(rw, loc, row == row0 ? rowMajor0 : rowMajor1,
-                                     c(8 * e * j));
+                                     c(8 * e * j + w * waveRows * bn * e));
       int64_t firstPiece = (j % groupsPerChunk) * 8 * e / 16;
       Value piece = arith::XOrIOp::create(
           rw, loc, laneRow,
@@ -250,8 +258,9 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
           rw, loc, arith::MulIOp::create(rw, loc, row, c(128)),
           arith::AddIOp::create(
               rw, loc, arith::MulIOp::create(rw, loc, piece, c(16)), colByte));
-      return arith::AddIOp::create(rw, loc, inChunk,
-                                   c((j / groupsPerChunk) * bm * 128));
+      return arith::AddIOp::create(
+          rw, loc, inChunk,
+          c((j / groupsPerChunk) * bm * 128 + w * waveRows * 128));
     };
     // The previous tile's store must have read the staging tile.
     Value leader =
@@ -265,15 +274,17 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
     }
     NVVM::BarrierOp::create(rw, loc, Type(), c(1), c(threads), nullptr,
                             Value());
-    for (int64_t j = 0; j < bn / 8; ++j) {
-      for (int64_t h = 0; h < 2; ++h) {
-        Value packed =
-            f32 ? f32Pair(rw, loc, op.getTotals(), groupsPerPart, j, h)
-                : packedPair(rw, loc, op.getTotals(), groupsPerPart, j, h);
-        Value addr = LLVM::GEPOp::create(
-            rw, loc, op.getStaging().getType(), i8, op.getStaging(),
-            ArrayRef<LLVM::GEPArg>{offset(h ? row1 : row0, j)});
-        LLVM::StoreOp::create(rw, loc, packed, addr, /*alignment=*/e * 2);
+    for (int64_t w = 0; w < waves; ++w) {
+      ValueRange totals = op.getTotals().slice(w * parts, parts);
+      for (int64_t j = 0; j < bn / 8; ++j) {
+        for (int64_t h = 0; h < 2; ++h) {
+          Value packed = f32 ? f32Pair(rw, loc, totals, groupsPerPart, j, h)
+                             : packedPair(rw, loc, totals, groupsPerPart, j, h);
+          Value addr = LLVM::GEPOp::create(
+              rw, loc, op.getStaging().getType(), i8, op.getStaging(),
+              ArrayRef<LLVM::GEPArg>{offset(h ? row1 : row0, j, w)});
+          LLVM::StoreOp::create(rw, loc, packed, addr, /*alignment=*/e * 2);
+        }
       }
     }
     // Make the shared stores visible to the TMA engine, then one thread
@@ -328,7 +339,11 @@ struct EpilogueStoreRowsLowering : OpRewritePattern<EpilogueStoreRowsOp> {
                                 PatternRewriter &rw) const override {
     Location loc = op.getLoc();
     int64_t bn = op.getBlockN(), ld = op.getLd();
-    int64_t groupsPerPart = bn / 8 / op.getTotals().size();
+    // Row waves as in EpilogueStoreLowering.
+    const int64_t waveRows = 64 * op.getConsumers();
+    const int64_t waves = op.getBlockM() / waveRows;
+    const int64_t parts = op.getTotals().size() / waves;
+    int64_t groupsPerPart = bn / 8 / parts;
     Type i8 = rw.getI8Type(), i64 = rw.getI64Type();
     auto c = [&](int64_t v) { return i32c(rw, loc, v); };
     auto ult = [&](Value x, Value y) {
@@ -355,25 +370,31 @@ struct EpilogueStoreRowsLowering : OpRewritePattern<EpilogueStoreRowsOp> {
       return arith::MulIOp::create(
           rw, loc, e, arith::ConstantIntOp::create(rw, loc, i64, 2));
     };
-    Value rowOk[2] = {ult(row0, op.getRows()), ult(row1, op.getRows())};
-    Value base[2] = {rowBase(row0), rowBase(row1)};
-    for (int64_t j = 0; j < bn / 8; ++j) {
-      Value colOk = ult(arith::AddIOp::create(rw, loc, col, c(8 * j)),
-                        op.getCols());
-      for (int64_t h = 0; h < 2; ++h) {
-        Value ok = arith::AndIOp::create(rw, loc, rowOk[h], colOk);
-        auto guard = scf::IfOp::create(rw, loc, ok, false);
-        OpBuilder::InsertionGuard g(rw);
-        rw.setInsertionPointToStart(guard.thenBlock());
-        Value packed =
-            packedPair(rw, loc, op.getTotals(), groupsPerPart, j, h);
-        Value offset = arith::AddIOp::create(
-            rw, loc, base[h],
-            arith::ConstantIntOp::create(rw, loc, i64, 16 * j));
-        Value addr =
-            LLVM::GEPOp::create(rw, loc, op.getD().getType(), i8, op.getD(),
-                                ArrayRef<LLVM::GEPArg>{offset});
-        LLVM::StoreOp::create(rw, loc, packed, addr, /*alignment=*/4);
+    for (int64_t w = 0; w < waves; ++w) {
+      ValueRange totals = op.getTotals().slice(w * parts, parts);
+      Value rows[2] = {row0, row1};
+      if (w > 0)
+        for (Value &r : rows)
+          r = arith::AddIOp::create(rw, loc, r, c(w * waveRows));
+      Value rowOk[2] = {ult(rows[0], op.getRows()), ult(rows[1], op.getRows())};
+      Value base[2] = {rowBase(rows[0]), rowBase(rows[1])};
+      for (int64_t j = 0; j < bn / 8; ++j) {
+        Value colOk = ult(arith::AddIOp::create(rw, loc, col, c(8 * j)),
+                          op.getCols());
+        for (int64_t h = 0; h < 2; ++h) {
+          Value ok = arith::AndIOp::create(rw, loc, rowOk[h], colOk);
+          auto guard = scf::IfOp::create(rw, loc, ok, false);
+          OpBuilder::InsertionGuard g(rw);
+          rw.setInsertionPointToStart(guard.thenBlock());
+          Value packed = packedPair(rw, loc, totals, groupsPerPart, j, h);
+          Value offset = arith::AddIOp::create(
+              rw, loc, base[h],
+              arith::ConstantIntOp::create(rw, loc, i64, 16 * j));
+          Value addr =
+              LLVM::GEPOp::create(rw, loc, op.getD().getType(), i8, op.getD(),
+                                  ArrayRef<LLVM::GEPArg>{offset});
+          LLVM::StoreOp::create(rw, loc, packed, addr, /*alignment=*/4);
+        }
       }
     }
     rw.eraseOp(op);

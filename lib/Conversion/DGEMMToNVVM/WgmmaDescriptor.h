@@ -23,8 +23,17 @@ namespace mlir::dgemm {
 constexpr uint64_t kWgmmaDescriptorHigh =
     (uint64_t(1) << 62) | (uint64_t(64) << 32) | (uint64_t(1) << 16);
 
-/// Descriptor (i64) of the tile at shared pointer `tile` (!llvm.ptr<3>).
-Value buildWgmmaDescriptor(OpBuilder &b, Location loc, Value tile);
+/// The descriptor's start address field (i32) of the tile at shared
+/// pointer `tile` (!llvm.ptr<3>): (addr & 0x3FFFF) >> 4, computed in 32
+/// bits from the root of `tile`'s chain of byte GEPs plus their offsets
+/// (shared pointers are 64-bit in NVPTX, and 64-bit adds with carries cost
+/// registers and issue slots in the K loop).
+Value buildWgmmaStart(OpBuilder &b, Location loc, Value tile);
+
+/// The descriptor (i64) `step16` 16-byte units past `start` (a k32 step is
+/// 2): the step is added to the low word, the high word is a constant.
+Value buildWgmmaDescriptor(OpBuilder &b, Location loc, Value start,
+                           int64_t step16);
 
 } // namespace mlir::dgemm
 

@@ -22,6 +22,11 @@
 //                so promoting part p overlaps the tensor cores on part p+1
 //       epilogue_store(total) -> D[m0.., n0..]   (the TMA store drains while
 //                                                 the next tile runs)
+//   Block M 256 (two consumers, two row waves): per K block each consumer
+//   runs the above for its rows 64w.. (wave 0), then for the rows 128
+//   further down (wave 1), the second wave's fresh fragment reusing the
+//   first's registers; the stage is released after the last wave's wgmmas.
+//   Registers: one fresh fragment and two totals (3 * BN/2 f32).
 //     thread 0 waits for its last store before the CTA exits
 //
 // With A multicast (cluster of 2 CTAs): the pair walks units of two
@@ -563,6 +568,7 @@ private:
                            k.divu(lane, k.c32(4))));
     Value r1 = k.add(r0, k.c32(8));
     const int64_t parts = l.nParts, partN = l.blockN / l.nParts;
+    const int64_t waves = l.rowWaves, waveRows = 64 * l.consumers;
     SmallVector<Type> fields(partN / 2, k.f32);
     auto fragment = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
     Value sfb = l.kGrouped() ? Value() : fn.getArgument(kSFBPtr);
@@ -604,9 +610,15 @@ private:
       Value nb0 = k.divu(n0, k.c32(128));
       Value nb1 = k.minu(k.add(nb0, k.c32(1)), k.c32(l.nScaleBlocks - 1));
       Value nb2 = k.minu(k.add(nb0, k.c32(2)), k.c32(l.nScaleBlocks - 1));
-      Value former = k.divu(
-          k.minu(k.c32(l.blockN), k.sub(k.c32(128), k.remu(n0, k.c32(128)))),
-          k.c32(8));
+      // Block N dividing 128: every tile lies in one scale block, so all of
+      // its groups take nb0's scale (a constant `former` lets the
+      // promotion's selects fold away).
+      const bool oneBlock = 128 % l.blockN == 0;
+      Value former =
+          oneBlock ? k.c32(l.blockN / 8)
+                   : k.divu(k.minu(k.c32(l.blockN),
+                                   k.sub(k.c32(128), k.remu(n0, k.c32(128)))),
+                            k.c32(8));
       bool threeBlocks = !l.perRowB && l.bScaleRows == 3;
       if (!l.perRowB)
         copyBScales(sfbGroup, {nb0, nb1, nb2});
@@ -616,7 +628,7 @@ private:
       Value zero = LLVM::ZeroOp::create(b, loc, fragment);
 
       SmallVector<Value> inits = {it};
-      inits.append(parts, zero);
+      inits.append(parts * waves, zero);
       auto kLoop = scf::ForOp::create(b, loc, k.c32(0), tileKBlocks(group),
                                       k.c32(1), inits);
       OpBuilder::InsertionGuard guard(b);
@@ -627,66 +639,84 @@ private:
       Value phase = k.andi(k.divu(i, k.c32(l.stages)), k.c32(1));
       // Wait until the stage's TMA loads landed.
       waitParity(fullBarrier(s), phase);
-      // Scales into registers before the wgmma fence.
+      // Scales into registers before the wgmma fence (a row wave's just
+      // before its own fence: fewer registers live across the first wave).
       Value sfa = stageBuffer(l.sfaOff, l.sfaStageBytes, s);
-      Value sa0 = k.loadF32(k.elementAt(sfa, r0, 4));
-      Value sa1 = k.loadF32(k.elementAt(sfa, r1, 4));
+      auto rowScale = [&](Value row, int64_t w) {
+        return k.loadF32(k.elementAt(sfa, k.add(row, k.c32(w * waveRows)), 4));
+      };
+      Value sa0 = rowScale(r0, 0), sa1 = rowScale(r1, 0);
       Value sb0, sb1, sb2;
       if (!l.perRowB) {
         Value kAbs = k.add(kb, tileKStart());
         sb0 = k.loadF32(k.elementAt(sfbRow0, kAbs, 4));
-        sb1 = k.loadF32(k.elementAt(sfbRow1, kAbs, 4));
+        sb1 = oneBlock ? sb0 : k.loadF32(k.elementAt(sfbRow1, kAbs, 4));
         if (threeBlocks)
           sb2 = k.loadF32(k.elementAt(sfbRow2, kAbs, 4));
       }
-      Value aTile = k.byteAt(stageBuffer(l.aOff, l.aStageBytes, s),
-                             k.mul(wg, k.c32(64 * 128)));
+      Value aTile0 = k.byteAt(stageBuffer(l.aOff, l.aStageBytes, s),
+                              k.mul(wg, k.c32(64 * 128)));
       Value bTile = stageBuffer(l.bOff, l.bStageBytes, s);
       if (l.pingpong)
         NVVM::BarrierOp::create(b, loc, Type(), myTurn, k.c32(256), nullptr,
                                 Value());
-      NVVM::WgmmaFenceAlignedOp::create(b, loc);
-      SmallVector<Value> accs;
-      for (int64_t p = 0; p < parts; ++p) {
-        // Part p uses B rows p*partN.. (a multiple of 8 rows: 1024-aligned).
-        accs.push_back(WgmmaTileOp::create(
-            b, loc, fragment, aTile, k.byteAt(bTile, p * partN * 128),
-            b.getI32IntegerAttr(partN)));
-        NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-      }
-      if (l.pingpong && !l.handoff)
-        NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
-      SmallVector<Value> results = {k.add(i, k.c32(1))};
-      for (int64_t p = 0; p < parts; ++p) {
-        NVVM::WgmmaWaitGroupSyncOp::create(
-            b, loc, b.getI64IntegerAttr(parts - 1 - p));
-        // Hand-off: the other warpgroup issues once this one's wgmmas are
-        // done, so each runs alone on the tensor cores while the other
-        // promotes.
-        if (l.pingpong && l.handoff && p == parts - 1)
+      SmallVector<Value> results = {Value()}; // the ring counter, below
+      // Row wave w (block M 256: two) computes the rows waveRows * w
+      // further down, after wave w-1 has been promoted: its fresh fragment
+      // takes the registers of the previous one.
+      for (int64_t w = 0; w < waves; ++w) {
+        const bool lastWave = w == waves - 1;
+        Value aTile = k.byteAt(aTile0, w * waveRows * 128);
+        if (w > 0) {
+          sa0 = rowScale(r0, w);
+          sa1 = rowScale(r1, w);
+        }
+        NVVM::WgmmaFenceAlignedOp::create(b, loc);
+        SmallVector<Value> accs;
+        for (int64_t p = 0; p < parts; ++p) {
+          // Part p uses B rows p*partN.. (a multiple of 8 rows:
+          // 1024-aligned).
+          accs.push_back(WgmmaTileOp::create(
+              b, loc, fragment, aTile, k.byteAt(bTile, p * partN * 128),
+              b.getI32IntegerAttr(partN)));
+          NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+        }
+        if (l.pingpong && !l.handoff)
           NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
-        if (l.perRowB) {
-          // The part's columns' B scales come out of the stage before the
-          // last part releases it.
-          SmallVector<Value> pairs = loadColumnScales(s, lane, p * partN, partN);
-          if (p == parts - 1 && !l.lateRelease)
+        if (w == 0)
+          results[0] = k.add(i, k.c32(1));
+        for (int64_t p = 0; p < parts; ++p) {
+          Value total = kLoop.getRegionIterArgs()[1 + w * parts + p];
+          const bool lastPart = lastWave && p == parts - 1;
+          NVVM::WgmmaWaitGroupSyncOp::create(
+              b, loc, b.getI64IntegerAttr(parts - 1 - p));
+          // Hand-off: the other warpgroup issues once this one's wgmmas are
+          // done, so each runs alone on the tensor cores while the other
+          // promotes.
+          if (l.pingpong && l.handoff && p == parts - 1)
+            NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
+          if (l.perRowB) {
+            // The part's columns' B scales come out of the stage before the
+            // last part releases it.
+            SmallVector<Value> pairs =
+                loadColumnScales(s, lane, p * partN, partN);
+            if (lastPart && !l.lateRelease)
+              releaseStage(s, lane);
+            results.push_back(PromoteColsOp::create(
+                b, loc, fragment, total, accs[p], sa0, sa1, pairs));
+            if (lastPart && l.lateRelease)
+              releaseStage(s, lane);
+            continue;
+          }
+          if (lastPart) {
+            // Every part of every wave has read the stage: release it, one
+            // arrival per consumer warp.
             releaseStage(s, lane);
-          results.push_back(PromoteColsOp::create(
-              b, loc, fragment, kLoop.getRegionIterArgs()[1 + p], accs[p],
-              sa0, sa1, pairs));
-          if (p == parts - 1 && l.lateRelease)
-            releaseStage(s, lane);
-          continue;
+          }
+          results.push_back(PromoteOp::create(
+              b, loc, fragment, total, accs[p], sa0, sa1, sb0, sb1, sb2,
+              former, b.getI32IntegerAttr(p * partN / 8)));
         }
-        if (p == parts - 1) {
-          // Every part has read the stage: release it, one arrival per
-          // consumer warp.
-          releaseStage(s, lane);
-        }
-        results.push_back(PromoteOp::create(
-            b, loc, fragment, kLoop.getRegionIterArgs()[1 + p], accs[p], sa0,
-            sa1, sb0, sb1, sb2, former,
-            b.getI32IntegerAttr(p * partN / 8)));
       }
       scf::YieldOp::create(b, loc, results);
       b.setInsertionPointAfter(kLoop);

@@ -37,11 +37,20 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c,
   l.n = n;
   l.k = k;
   l.consumers = c.mathWarpgroups;
+  l.rowWaves = std::max<int64_t>(c.blockM / (64 * std::max<int64_t>(l.consumers, 1)), 1);
   l.threads = 128 * (l.consumers + 1);
   // setmaxnreg pairs within the CTA's register pool (HOPPER-FACTS §7):
   // 256 threads: (24, 240); 384 threads: (40, 232).
   l.producerRegs = l.consumers == 1 ? 24 : 40;
   l.consumerRegs = ::dgemm::consumerRegisterBudget(l.consumers);
+  if (l.rowWaves == 2 && k > 4096) {
+    // Block M 256 at long K: (72, 216) ran 1-4% faster than (40, 232) on
+    // the H200 at 4096x7168x16384 and 4096x4096x7168, ptxas spilling 9
+    // registers at 232 (bench/results/2026-12-01-*-ab-bm256-r.log); at
+    // K <= 4096 (swizzled epilogue) 232 was 2-4% faster.
+    l.consumerRegs = 216;
+    l.producerRegs = 504 - 2 * 216;
+  }
   l.kBlocks = k / 128;
   l.nBlocks = (n + c.blockN - 1) / c.blockN;
   l.nScaleBlocks = (n + 127) / 128;

@@ -27,6 +27,10 @@ namespace mlir::dgemm {
 struct KernelLayout {
   int64_t blockM, blockN, stages, n, k;
   int64_t consumers;        // math warpgroups
+  /// m64 row waves per consumer warpgroup: 1, or 2 at block M 256 (each
+  /// consumer computes rows 64w.. and 64 * consumers further down, one
+  /// wave after the other, reusing one fresh wgmma fragment).
+  int64_t rowWaves;
   int64_t threads;          // 128 * (consumers + 1)
   int64_t producerRegs, consumerRegs;
   int64_t kBlocks;          // K / 128

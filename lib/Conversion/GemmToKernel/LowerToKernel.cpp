@@ -27,8 +27,9 @@ static constexpr StringLiteral kSmemSymbol = "dgemm_smem";
 static std::string unsupportedConfig(const ::dgemm::KernelConfig &c) {
   if (c.multicast == ::dgemm::Multicast::B)
     return "multicast of B is not lowered yet; choose multicast = a or none";
-  if (c.blockM != 64 && c.blockM != 128)
-    return "block_m 256 is not lowered yet (dgemm-select-config{max-block-m=128})";
+  if (c.blockM != 64 && c.blockM != 128 && c.blockM != 256)
+    return "block_m " + std::to_string(c.blockM) +
+           " is not lowered (64, 128 or 256)";
   return "";
 }
 
@@ -114,7 +115,10 @@ static std::string kernelName(const KernelLayout &l) {
          (l.perRowB ? "_sb1x128" : "") + (l.f32Out ? "_f32" : "") +
          (l.accumulate ? "_acc" : "") + (l.lateRelease ? "_lr" : "") +
          (l.pingpong ? (l.handoff ? "_ho" : "_pp") : "") +
-         (l.tailSplit ? "_ts" : "");
+         (l.tailSplit ? "_ts" : "") +
+         (l.consumerRegs != ::dgemm::consumerRegisterBudget(l.consumers)
+              ? "_r" + std::to_string(l.consumerRegs)
+              : "");
 }
 
 /// The module's kernel container, created on first use with the sm_90a
@@ -158,6 +162,22 @@ struct LowerToKernelPass
       getOperation().emitError()
           << "consumer-order must be none, pingpong or handoff, got '"
           << consumerOrder << "'";
+      return signalPassFailure();
+    }
+    if (consumerRegisters != 0 &&
+        (consumerRegisters < 128 || consumerRegisters > 240 ||
+         consumerRegisters % 8 != 0)) {
+      getOperation().emitError()
+          << "consumer-registers must be 0 or a multiple of 8 in [128, 240], "
+             "got "
+          << static_cast<int64_t>(consumerRegisters);
+      return signalPassFailure();
+    }
+    if (epilogueSwizzle != "auto" && epilogueSwizzle != "on" &&
+        epilogueSwizzle != "off") {
+      getOperation().emitError()
+          << "epilogue-swizzle must be auto, on or off, got '"
+          << epilogueSwizzle << "'";
       return signalPassFailure();
     }
     if (tailSplit != "on" && tailSplit != "off") {
@@ -204,13 +224,23 @@ struct LowerToKernelPass
           /*accumulate=*/(normal && normal.getC()) || isa<KGroupedGemmOp>(op));
       if (layout.perRowB && columnScaleRelease != "auto")
         layout.lateRelease = columnScaleRelease == "late";
-      layout.pingpong = consumerOrder != "none" && layout.consumers == 2;
+      // (Turns are per K block: one row wave per consumer only.)
+      layout.pingpong = consumerOrder != "none" && layout.consumers == 2 &&
+                        layout.rowWaves == 1;
       layout.handoff = layout.pingpong && consumerOrder == "handoff";
+      if (!layout.f32Out && epilogueSwizzle != "auto")
+        layout.dSwizzle =
+            epilogueSwizzle == "on" && layout.blockN % 64 == 0 ? 128 : 0;
+      if (consumerRegisters && layout.consumers == 2) {
+        layout.consumerRegs = consumerRegisters;
+        layout.producerRegs = 504 - 2 * consumerRegisters;
+      }
       // Tail split: normal GEMM, bf16 D, one CTA per tile otherwise, at
       // least two K blocks; the launch becomes 2-CTA clusters.
       if (tailSplit == "on" && !layout.grouped() &&
           !layout.f32Out && !layout.perRowB && layout.cluster == 1 &&
           layout.consumers == 2 && // 24 producer registers spill with it
+          layout.rowWaves == 1 &&
           layout.kBlocks >= 2 && layout.maxCtas % 2 == 0 &&
           // rank 1's partial sums fit in rank 0's A and B stages
           128 * layout.consumers * layout.blockN * 2 <=

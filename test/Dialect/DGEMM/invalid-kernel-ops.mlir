@@ -14,8 +14,18 @@ llvm.func @rows_ld_small(%t: !frag8, %d: !llvm.ptr<1>, %r: i32, %c: i32, %tid: i
 
 !frag8 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
 llvm.func @rows_block_m(%t: !frag8, %d: !llvm.ptr<1>, %r: i32, %c: i32, %tid: i32) {
-  // expected-error @+1 {{block_m must be 64 per consumer warpgroup, got block_m = 128 with 1 consumers}}
-  dgemm.epilogue_store_rows (%t), %d rows %r cols %c tid %tid {ld = 16 : i32, block_m = 128 : i32, block_n = 16 : i32, consumers = 1 : i32} : (!frag8), !llvm.ptr<1>
+  // expected-error @+1 {{block_m must be 64 or 128 per consumer warpgroup, got block_m = 192 with 1 consumers}}
+  dgemm.epilogue_store_rows (%t), %d rows %r cols %c tid %tid {ld = 16 : i32, block_m = 192 : i32, block_n = 16 : i32, consumers = 1 : i32} : (!frag8), !llvm.ptr<1>
+  llvm.return
+}
+
+// -----
+
+// Block M 256 with two consumers: two row waves, so an even number of totals.
+!frag8 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+llvm.func @store_row_waves(%t: !frag8, %s: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %tid: i32) {
+  // expected-error @+1 {{block_m = 256 with 2 consumers needs the totals of 2 row waves (a multiple of 2 fragments), got 1}}
+  dgemm.epilogue_store (%t), %s, %map[%n0, %m0] tid %tid {block_m = 256 : i32, block_n = 16 : i32, consumers = 2 : i32} : (!frag8), !llvm.ptr
   llvm.return
 }
 

@@ -60,20 +60,27 @@ LogicalResult PromoteOp::verify() {
 template <typename Op>
 static LogicalResult verifyEpilogueTile(Op op, int64_t bm, int64_t bn,
                                         int64_t c, ValueRange totals) {
-  if (c < 1 || c > 2 || bm != 64 * c)
-    return op.emitOpError() << "block_m must be 64 per consumer warpgroup, "
-                               "got block_m = "
+  // Row waves: 64 rows per consumer warpgroup, once or (block M 256) twice.
+  if (c < 1 || c > 2 || (bm != 64 * c && bm != 128 * c))
+    return op.emitOpError() << "block_m must be 64 or 128 per consumer "
+                               "warpgroup, got block_m = "
                             << bm << " with " << c << " consumers";
   if (bn < 8 || bn > 256 || bn % 8 != 0)
     return op.emitOpError()
            << "block_n must be a multiple of 8 in [8, 256], got " << bn;
-  int64_t parts = totals.size();
+  int64_t waves = bm / (64 * c);
+  if (totals.size() % waves != 0)
+    return op.emitOpError() << "block_m = " << bm << " with " << c
+                            << " consumers needs the totals of " << waves
+                            << " row waves (a multiple of " << waves
+                            << " fragments), got " << totals.size();
+  int64_t parts = totals.size() / waves;
   if (parts < 1 || bn % (8 * parts) != 0)
     return op.emitOpError() << "block_n = " << bn << " must split into "
                             << parts << " fragments of whole 8-column groups";
   for (Value total : totals)
     if (!isF32Fragment(total.getType(), bn / 2 / parts))
-      return op.emitOpError() << "each of the " << parts
+      return op.emitOpError() << "each of the " << totals.size()
                               << " totals must be a struct of "
                               << bn / 2 / parts << " f32, got "
                               << total.getType();

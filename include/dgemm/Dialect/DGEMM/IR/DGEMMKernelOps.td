@@ -136,6 +136,12 @@ def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store",
     operand the map is 3-D (D [G, M, N]) and the tile goes to coordinates
     (`n0`, `m0`, `group`).
 
+    Row waves: `block_m` is 64 * `consumers` (one m64 fragment row per
+    consumer warpgroup) or twice that (block M 256 with two consumers); in
+    the second case the first half of `totals` holds rows 0 .. 64*consumers-1
+    of the tile (warpgroup w: rows 64w ..) and the second half the same rows
+    64 * consumers further down.
+
     With `swizzle = 128` (block N a multiple of 64) the staging tile is laid
     out as block_n/64 chunks of block_m rows x 128 bytes, the 16-byte pieces
     of row r in chunk order c ^ (r % 8), and stored as block_n/64 boxes of 64
@@ -170,6 +176,9 @@ def DGEMM_EpilogueStoreRowsOp : DGEMM_KernelOp<"epilogue_store_rows"> {
     and column < `cols`. No shared memory, no barrier, nothing left in
     flight. `tid` is the thread index (0 .. 128 * consumers - 1); rows of a
     thread: 16 * warp + lane / 4 and 8 more; columns 8j + 2 * (lane % 4).
+    Row waves as for `dgemm.epilogue_store`: with `block_m` = 128 *
+    `consumers` the second half of `totals` holds the rows 64 * `consumers`
+    further down.
   }];
   let arguments = (ins Variadic<LLVM_AnyStruct>:$totals, LLVM_AnyPointer:$d,
                        I32:$rows, I32:$cols, I32:$tid,
