@@ -58,8 +58,9 @@ def grouped_ir(shape, config=None):
 def candidates(shape, sms=132):
     g, m, n = shape["groups"], shape["m"], shape["n"]
     out = []
-    for bm in (64, 128):
-        for bn in range(16, min(256, sweep.ceil_div(n, 8) * 8) + 1, 8):
+    # Block M 256 is valid for the masked layout (bf16, 128x128 B scales).
+    for bm in (64, 128, 256) if shape["layout"] == "masked" else (64, 128):
+        for bn in range(16, min(128 if bm == 256 else 256, sweep.ceil_div(n, 8) * 8) + 1, 8):
             m_blocks = (g * m // bm) if shape["layout"] == "contiguous" else \
                 g * sweep.ceil_div(m, bm)
             tiles = m_blocks * sweep.ceil_div(n, bn)
@@ -95,6 +96,8 @@ def main(argv=None):
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--iters", type=int, default=10)
     ap.add_argument("--time-budget", type=float, default=0.0)
+    ap.add_argument("--layout", choices=("contiguous", "masked"),
+                    help="sweep the shapes of this layout only")
     args = ap.parse_args(argv)
     import torch
     dgemm = run_bench.import_dgemm()
@@ -103,6 +106,8 @@ def main(argv=None):
     with open(args.out, "w") as out:
         for i, shape in enumerate(run_grouped.read_grouped_shapes()):
             g, m, n, k = shape["groups"], shape["m"], shape["n"], shape["k"]
+            if args.layout and shape["layout"] != args.layout:
+                continue
             if args.time_budget and time.time() - t0 > args.time_budget:
                 print("sweep_grouped: time budget spent, %s G=%d m=%d n=%d k=%d not swept"
                       % (shape["layout"], g, m, n, k), flush=True)

@@ -353,8 +353,9 @@ class Rules:
         bm, bn = k["bm"], k["bn"]
         if bm == 256 and p["kind"] == "contiguous":
             return "block_m 256 contiguous"
-        if bm == 256 and (p["kind"] != "gemm" or p["out"] != "bf16" or p["per_row"]):
-            return "block_m 256 only for the normal bf16 GEMM, 128x128 B scales"
+        if bm == 256 and (p["kind"] not in ("gemm", "masked") or p["out"] != "bf16" or
+                          p["per_row"]):
+            return "block_m 256 only for the normal and masked bf16 GEMMs, 128x128 B scales"
         if k["mwg"] != (1 if bm == 64 else 2):
             return "math_warpgroups"
         if not Rules.registers_ok(bm, bn, k["mwg"]):
@@ -498,8 +499,8 @@ class Rules:
     @staticmethod
     def lowerable(c):
         """What dgemm-lower-to-kernel builds: f8E4M3FN operands; block M 64,
-        128 or (normal bf16 GEMM, 128x128 B scales: the config rules) 256, no
-        multicast of B; normal: either recipe, a bf16 or f32 D,
+        128 or (normal or masked bf16 GEMM, 128x128 B scales: the config
+        rules) 256, no multicast of B; normal: either recipe, a bf16 or f32 D,
         an accumulate input only when it is D itself, and no cluster for the
         weight-gradient forms (1x128 B scales or an f32 D); grouped: a
         static group count; masked: no cluster and an identity-layout D;

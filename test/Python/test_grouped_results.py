@@ -101,10 +101,17 @@ class GroupedSweep(unittest.TestCase):
         import sweep_grouped as sg
         masked = dict(layout="masked", groups=4, m=256, n=7168, k=2048)
         cands = sg.candidates(masked)
-        self.assertEqual(len(cands), 2 * 31)          # block M 64/128 x block N 16..256
-        bm, bn, group, ctas = cands[-1]
+        # block M 64/128 x block N 16..256, block M 256 x block N 16..128
+        self.assertEqual(len(cands), 2 * 31 + 15)
+        bm, bn, group, ctas = cands[2 * 31 - 1]
         self.assertEqual((bm, bn), (128, 256))
         self.assertEqual(ctas, 112)                   # 4 x 2 x 28 = 224 tiles: 2 waves of 112
+        bm, bn, group, ctas = cands[-1]
+        self.assertEqual((bm, bn), (256, 128))
+        self.assertEqual(ctas, 112)                   # 4 x 1 x 56 = 224 tiles
+        # The contiguous layout has no block M 256 (groups aligned to 128 rows).
+        contiguous = dict(layout="contiguous", groups=4, m=8192, n=4096, k=7168)
+        self.assertEqual({c[0] for c in sg.candidates(contiguous)}, {64, 128})
         cfg = sg.sweep.config_text(128, 160, 5, 16, 120)
         ir = sg.grouped_ir(masked, cfg)
         self.assertIn("{config = %s, m_hint = 256 : i64}" % cfg, ir)

@@ -92,7 +92,7 @@ func.func @k_grouped_g4_m4096_n7168(%a: memref<?xf8E4M3FN>, %sa: memref<?x4096xf
 // an attached one verified).
 // CHECK-LABEL: func.func @masked_b_k_dynamic
 // CHECK: dgemm.grouped_gemm
-// CHECK-SAME: config = #dgemm.config<block_m = 128, block_n = 96, stages = 7,
+// CHECK-SAME: config = #dgemm.config<block_m = 256, block_n = 96, stages = 3,
 // CHECK-LABEL: func.func @contiguous_b_k_dynamic_config
 // CHECK: config = #dgemm.config<block_m = 128, block_n = 128, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 1, num_sms = 132>
 func.func @masked_b_k_dynamic(%a: memref<32x1024x128xf8E4M3FN>, %sa: memref<32x1024x1xf32, strided<[?, 1, ?]>>,

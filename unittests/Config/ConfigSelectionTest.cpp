@@ -164,10 +164,13 @@ TEST(ConfigSelection, HandComputedChoices) {
       // 128x192: 352 tiles, 3 waves of 69632 = 208896; 256x128: 16 x 17 =
       // 272 tiles, 3 waves of 98304; 11 n blocks: multicast B.
       {normal(4096, 2112, 7168), 128, 192, Multicast::B, 118},
-      // K <= 4096, bf16: block N a multiple of 64 (swizzled epilogue).
-      // 4 groups x 2 x 38 = 304 tiles, 3 waves; masked has no B multicast
-      // and m = 256 is below 512 anyway.
-      {masked(4, 256, 7168, 2048), 128, 192, Multicast::None, 102},
+      // 4 groups x 1 x 56 = 224 tiles, 2 waves of F + R + 32768 + 64*384
+      // = 98304; 128x192: 4 x 2 x 38 = 304 tiles, 3 waves of 69632.
+      // Masked has no B multicast and m = 256 is below 512 anyway.
+      {masked(4, 256, 7168, 2048), 256, 128, Multicast::None, 112},
+      // One group: block M <= 128 (the 256-row kernel spills); K <= 4096,
+      // bf16: block N a multiple of 64 (swizzled epilogue).
+      {masked(1, 1024, 7168, 2048), 128, 192, Multicast::A, 102},
       // 256 x 22 = 5632 tiles, 43 waves of 45056 (128x128: 63 of 32768).
       {contiguous(4, 8192, 4096, 7168), 128, 192, Multicast::A, 132},
   };
@@ -207,7 +210,11 @@ TEST(ConfigSelection, KernelCapabilitiesFollowTheSweep) {
   c = selectConfig(normal(64, 2112, 7168), t, caps);
   EXPECT_EQ(c.blockM, 64);
   EXPECT_EQ(c.blockN, 16);
-  // The grouped layouts and the weight-gradient forms keep block M <= 128.
+  // Sweep (masked, 4 groups of 256 rows): 256x128 1066 TFLOPS, 128x128
+  // 983.
+  EXPECT_EQ(selectConfig(masked(4, 256, 4096, 7168), t, caps).blockM, 256);
+  // One masked group, the contiguous layout and the weight-gradient forms
+  // keep block M <= 128.
   for (const ProblemDesc &p :
        {masked(1, 1024, 4096, 7168), contiguous(4, 8192, 4096, 7168)})
     EXPECT_LE(selectConfig(p, t, caps).blockM, 128) << describe(p);
@@ -314,9 +321,11 @@ TEST(ConfigSelection, ContiguousNeverPicksBlockM256) {
   EXPECT_EQ(selectConfig(normal(4096, 4096, 7168), t).blockM, 256);
 }
 
-// Block M 256 is lowered for the normal bf16 GEMM with 128x128 B scales
-// only: a config asking for it elsewhere is refused with the reason.
-TEST(ConfigSelection, BlockM256OnlyForNormalBf16) {
+// Block M 256 is lowered for the normal GEMM and the masked layout with a
+// bf16 output and 128x128 B scales: a config asking for it elsewhere is
+// refused with the reason; the selection takes it for masked with two or
+// more groups only.
+TEST(ConfigSelection, BlockM256OnlyForNormalAndMaskedBf16) {
   TargetDesc t;
   KernelConfig c = validConfig();
   c.blockM = 256;
@@ -325,16 +334,25 @@ TEST(ConfigSelection, BlockM256OnlyForNormalBf16) {
   c.multicast = Multicast::None;
   c.clusterSize = 1;
   EXPECT_EQ(checkConfig(c, normal(4096, 4096, 7168), t), "");
-  EXPECT_EQ(checkConfig(c, masked(4, 1024, 4096, 7168), t),
-            "block_m = 256 is only supported for the normal GEMM with a bf16 "
-            "output and 128x128 B scales, not the grouped masked layout");
+  EXPECT_EQ(checkConfig(c, masked(4, 1024, 4096, 7168), t), "");
+  EXPECT_EQ(selectConfig(masked(4, 1024, 4096, 7168), t).blockM, 256);
+  EXPECT_NE(selectConfig(masked(1, 1024, 4096, 7168), t).blockM, 256);
   ProblemDesc wgrad = normal(4096, 4096, 7168);
   wgrad.out = OutType::F32;
   wgrad.bScale = BScaleGranularity::Row1x128;
   EXPECT_EQ(checkConfig(c, wgrad, t),
-            "block_m = 256 is only supported for the normal GEMM with a bf16 "
-            "output and 128x128 B scales, not the normal layout with an f32 "
-            "output and 1x128 B scales");
+            "block_m = 256 is only supported for the normal GEMM and the "
+            "masked layout with a bf16 output and 128x128 B scales, not the "
+            "normal layout with an f32 output and 1x128 B scales");
+  ProblemDesc kg = normal(4096, 4096, 7168);
+  kg.kind = GemmKind::KGrouped;
+  kg.groups = 4;
+  kg.out = OutType::F32;
+  kg.bScale = BScaleGranularity::Row1x128;
+  EXPECT_EQ(checkConfig(c, kg, t),
+            "block_m = 256 is only supported for the normal GEMM and the "
+            "masked layout with a bf16 output and 128x128 B scales, not the "
+            "k-grouped layout with an f32 output and 1x128 B scales");
   EXPECT_EQ(checkConfig(c, contiguous(4, 8192, 4096, 7168), t),
             "block_m = 256 is not allowed for the grouped contiguous layout "
             "(groups are aligned to 128 rows)");
@@ -429,7 +447,9 @@ TEST(ConfigSelection, MulticastRules) {
     KernelConfig r = selectConfig(p, t);
     EXPECT_EQ(r.clusterSize, r.multicast == Multicast::None ? 1 : 2);
     EXPECT_EQ(r.numSMs % r.clusterSize, 0) << describe(p);
-    if (r.multicast == Multicast::A) {
+    // Multicast A walks pairs of N blocks: an even tile-order group, or 1
+    // (a single wave, where the order does not matter).
+    if (r.multicast == Multicast::A && r.swizzleGroup != 1) {
       EXPECT_EQ(r.swizzleGroup % 2, 0) << describe(p);
     }
   }

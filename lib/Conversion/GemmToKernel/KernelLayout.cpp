@@ -43,11 +43,12 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c,
   // 256 threads: (24, 240); 384 threads: (40, 232).
   l.producerRegs = l.consumers == 1 ? 24 : 40;
   l.consumerRegs = ::dgemm::consumerRegisterBudget(l.consumers);
-  if (l.rowWaves == 2 && k > 4096) {
+  if (l.rowWaves == 2 && k > 4096 && l.kind == ::dgemm::GemmKind::Normal) {
     // Block M 256 at long K: (72, 216) ran 1-4% faster than (40, 232) on
     // the H200 at 4096x7168x16384 and 4096x4096x7168, ptxas spilling 9
     // registers at 232 (bench/results/2026-12-01-*-ab-bm256-r.log); at
-    // K <= 4096 (swizzled epilogue) 232 was 2-4% faster.
+    // K <= 4096 (swizzled epilogue) 232 was 2-4% faster. (The masked
+    // kernel is the other way round: no spills at 232, 20 bytes at 216.)
     l.consumerRegs = 216;
     l.producerRegs = 504 - 2 * 216;
   }
