@@ -373,8 +373,11 @@ def main(argv=None):
     rng = random.Random(args.seed)
     cases = []
     if args.sanitize:
+        # The third takes block M 256: a group ending inside its second row
+        # wave (300 rows) and an empty one.
         cases = [(dict(layout="contiguous", groups=3, m=200, n=392, k=640), [200, 0, 130], True),
-                 (dict(layout="masked", groups=3, m=100, n=392, k=640), [100, 0, 37], False)]
+                 (dict(layout="masked", groups=3, m=100, n=392, k=640), [100, 0, 37], False),
+                 (dict(layout="masked", groups=2, m=512, n=4096, k=384), [300, 0], False)]
     else:
         if not args.no_csv:
             for shape in read_grouped_shapes():

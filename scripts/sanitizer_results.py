@@ -20,8 +20,8 @@ def render(paths):
     out = ["## compute-sanitizer", "",
            "From the logs of `scripts/device-run.sh` with `SANITIZE=1` (raw logs in "
            "`bench/results/`). Normal kernels: `bench/run_bench.py --sanitize` (3 small "
-           "shapes, one with block M 256); grouped: `bench/run_grouped.py --sanitize` (a contiguous and a masked "
-           "case with an empty group); weight gradient: `bench/run_wgrad.py --sanitize` (small "
+           "shapes, one with block M 256); grouped: `bench/run_grouped.py --sanitize` (a contiguous and two masked "
+           "cases with an empty group, one with block M 256); weight gradient: `bench/run_wgrad.py --sanitize` (small "
            "wgrad and k-grouped cases, empty groups included). Planted bugs: "
            "`bench/sanitizer_planted.py`.", "",
            "| log | tool | run | summary |", "|---|---|---|---|"]
