@@ -79,6 +79,15 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "bf16 output: stage the epilogue in 128-byte swizzled 64-column "
            "chunks ('on', block N a multiple of 64) or row-major ('off'); "
            "'auto': swizzled when K <= 4096 (KernelLayout::dSwizzle)">,
+    Option<"kUnroll", "k-unroll", "int64_t", /*default=*/"2",
+           "K blocks per consumer loop iteration: 1, or 2 (both blocks' "
+           "wgmmas issued before the first is promoted, so the tensor cores "
+           "run one while the other is promoted; needs one row wave, one "
+           "wgmma part, 128x128 B scales, no consumer ordering, no tail "
+           "split and registers for two fresh fragments: kernels that do "
+           "not qualify keep 1). 2 measured 0-6% faster on the 11 "
+           "qualifying normal shapes of M <= 128 and slower on none "
+           "(bench/results/2026-12-01-*-ab-kunroll.log)">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",

@@ -629,7 +629,19 @@ private:
 
       SmallVector<Value> inits = {it};
       inits.append(parts * waves, zero);
-      auto kLoop = scf::ForOp::create(b, loc, k.c32(0), tileKBlocks(group),
+      Value kFirst = k.c32(0);
+      if (l.kUnroll == 2) {
+        // K blocks in pairs: both blocks' wgmmas are issued (two fresh
+        // fragments) before the first is promoted, so the tensor cores run
+        // the second chain while the first is waited for and promoted. An
+        // odd last block goes through the single-block loop below.
+        Value pairsEnd = k.andi(tileKBlocks(group), k.c32(-2));
+        inits = kBlockPairs(pairsEnd, inits, wg, r0, r1, lane, fragment,
+                            sfbRow0, sfbRow1, sfbRow2, oneBlock, threeBlocks,
+                            former);
+        kFirst = pairsEnd;
+      }
+      auto kLoop = scf::ForOp::create(b, loc, kFirst, tileKBlocks(group),
                                       k.c32(1), inits);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(kLoop.getBody());
@@ -873,6 +885,61 @@ private:
 
   /// One arrival per consumer warp on empty[s] of each CTA of the cluster:
   /// lane c arrives on CTA c's barrier (through its cluster address).
+  /// The K loop in pairs of K blocks (dgemm-lower-to-kernel{k-unroll=2};
+  /// one row wave, one part, 128x128 B scales): blocks [0, end) two at a
+  /// time; `inits` is (ring counter, total) and so is the result.
+  SmallVector<Value> kBlockPairs(Value end, ValueRange inits, Value wg,
+                                 Value r0, Value r1, Value lane, Type fragment,
+                                 Value sfbRow0, Value sfbRow1, Value sfbRow2,
+                                 bool oneBlock, bool threeBlocks,
+                                 Value former) {
+    auto loop = scf::ForOp::create(b, loc, k.c32(0), end, k.c32(2), inits);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value kb0 = loop.getInductionVar();
+    Value i0 = loop.getRegionIterArgs()[0];
+    struct Issued {
+      Value s, acc, sa0, sa1, sb0, sb1, sb2;
+    };
+    auto issue = [&](Value i, Value kb) {
+      Issued x;
+      x.s = k.remu(i, k.c32(l.stages));
+      Value phase = k.andi(k.divu(i, k.c32(l.stages)), k.c32(1));
+      waitParity(fullBarrier(x.s), phase);
+      Value sfa = stageBuffer(l.sfaOff, l.sfaStageBytes, x.s);
+      x.sa0 = k.loadF32(k.elementAt(sfa, r0, 4));
+      x.sa1 = k.loadF32(k.elementAt(sfa, r1, 4));
+      Value kAbs = k.add(kb, tileKStart());
+      x.sb0 = k.loadF32(k.elementAt(sfbRow0, kAbs, 4));
+      x.sb1 = oneBlock ? x.sb0 : k.loadF32(k.elementAt(sfbRow1, kAbs, 4));
+      if (threeBlocks)
+        x.sb2 = k.loadF32(k.elementAt(sfbRow2, kAbs, 4));
+      Value aTile = k.byteAt(stageBuffer(l.aOff, l.aStageBytes, x.s),
+                             k.mul(wg, k.c32(64 * 128)));
+      Value bTile = stageBuffer(l.bOff, l.bStageBytes, x.s);
+      NVVM::WgmmaFenceAlignedOp::create(b, loc);
+      x.acc = WgmmaTileOp::create(b, loc, fragment, aTile, bTile,
+                                  b.getI32IntegerAttr(l.blockN));
+      NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+      return x;
+    };
+    auto finish = [&](const Issued &x, Value total, int64_t pending) {
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc,
+                                         b.getI64IntegerAttr(pending));
+      releaseStage(x.s, lane);
+      return PromoteOp::create(b, loc, fragment, total, x.acc, x.sa0, x.sa1,
+                               x.sb0, x.sb1, x.sb2, former,
+                               b.getI32IntegerAttr(0))
+          .getResult();
+    };
+    Issued first = issue(i0, kb0);
+    Issued second = issue(k.add(i0, k.c32(1)), k.add(kb0, k.c32(1)));
+    Value total = finish(first, loop.getRegionIterArgs()[1], 1);
+    total = finish(second, total, 0);
+    scf::YieldOp::create(b, loc, ValueRange{k.add(i0, k.c32(2)), total});
+    return SmallVector<Value>(loop.getResults());
+  }
+
   void releaseStage(Value s, Value lane) {
     auto release =
         scf::IfOp::create(b, loc, k.ult(lane, k.c32(l.mcast)), false);

@@ -31,6 +31,10 @@ struct KernelLayout {
   /// consumer computes rows 64w.. and 64 * consumers further down, one
   /// wave after the other, reusing one fresh wgmma fragment).
   int64_t rowWaves;
+  /// K blocks per iteration of the consumers' K loop: 1, or 2 (both
+  /// blocks' wgmmas issued before the first is promoted; two fresh
+  /// fragments: one row wave, one part, 128x128 B scales).
+  int64_t kUnroll = 1;
   int64_t threads;          // 128 * (consumers + 1)
   int64_t producerRegs, consumerRegs;
   int64_t kBlocks;          // K / 128

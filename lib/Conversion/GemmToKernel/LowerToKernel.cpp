@@ -180,6 +180,11 @@ struct LowerToKernelPass
           << epilogueSwizzle << "'";
       return signalPassFailure();
     }
+    if (kUnroll != 1 && kUnroll != 2) {
+      getOperation().emitError()
+          << "k-unroll must be 1 or 2, got " << static_cast<int64_t>(kUnroll);
+      return signalPassFailure();
+    }
     if (tailSplit != "on" && tailSplit != "off") {
       getOperation().emitError()
           << "tail-split must be on or off, got '" << tailSplit << "'";
@@ -248,6 +253,13 @@ struct LowerToKernelPass
         layout.tailSplit = true;
         layout.cluster = 2;
       }
+      // Two K blocks per iteration: one row wave, one part, block-scaled B,
+      // no turns between the consumers, no split tail, and room for two
+      // fresh fragments and the total (3 * BN/2 f32 and the reserve).
+      if (kUnroll == 2 && layout.rowWaves == 1 && layout.nParts == 1 &&
+          !layout.perRowB && !layout.pingpong && !layout.tailSplit &&
+          3 * layout.blockN / 2 + 40 <= layout.consumerRegs)
+        layout.kUnroll = 2;
       int64_t smemLimit = gemm.getEffectiveTarget().getSmem();
       if (layout.smemBytes > smemLimit) {
         op->emitOpError() << "cannot be lowered: the kernel needs "
