@@ -74,8 +74,14 @@
 //   tiles = ceil(m/BM) * ceil(n/BN)           (contiguous: m is all rows)
 //         * groups                            (masked, k-grouped)
 //   waves = ceil(tiles / SMs)
-//   cost  = waves * (F + BM * max(BN, 32 + BN/2)  +  64 * (BM + BN))
-//                    ^ fixed   ^ tensor-core time        ^ operand loads
+//   cost  = waves * (F + R * (row waves - 1) + BM * max(BN, 32 + BN/2)
+//                    ^ fixed                    ^ tensor-core time
+//                    + 64 * (BM + BN))
+//                      ^ operand loads
+//
+// R = 16384 is the extra fixed cost of a consumer's second m64 row wave at
+// block M 256 (its own wgmma wait and promotion): the H200 sweep measured a
+// 256x128 tile at about 1.42 times a 128x192 one for 1.33 times the work.
 //
 // F = 24576 is a tile's fixed cost per K element whatever its size: the
 // consumer's per-K-block barrier waits, scale reads, wgmma issue and drain.
@@ -85,8 +91,8 @@
 // 4096x4096x7168 (1043) over 128x192 (1156); with it 15 of the 18 normal
 // shapes got a config within 5% of the best swept one (13 before), and 18 of
 // 18 in the sweep of the kernel of commit 406b9ac (the data committed in
-// bench/sweep/). Block M 256 was not swept (not lowered yet): its choices
-// are the model's alone.
+// bench/sweep/). Block M 256 was swept later (bench/sweep/*-bm256.jsonl),
+// which set R.
 //
 // The unit is 1/4096 of a clock per K element (an SM does ~4096 FP8 MACs per
 // clock and pulls ~64 bytes per clock from L2). The waves factor makes the
