@@ -622,9 +622,10 @@ private:
       bool threeBlocks = !l.perRowB && l.bScaleRows == 3;
       if (!l.perRowB)
         copyBScales(sfbGroup, {nb0, nb1, nb2});
-      Value sfbRow0 = k.byteAt(smem, l.sfbOff);
-      Value sfbRow1 = k.byteAt(smem, l.sfbOff + 4 * l.kBlocks);
-      Value sfbRow2 = k.byteAt(smem, l.sfbOff + 8 * l.kBlocks);
+      // The tile's B-scale rows in shared memory (K/128 floats each).
+      SmallVector<Value, 3> sfbRows = {
+          k.byteAt(smem, l.sfbOff), k.byteAt(smem, l.sfbOff + 4 * l.kBlocks),
+          k.byteAt(smem, l.sfbOff + 8 * l.kBlocks)};
       Value zero = LLVM::ZeroOp::create(b, loc, fragment);
 
       SmallVector<Value> inits = {it};
@@ -637,8 +638,7 @@ private:
         // odd last block goes through the single-block loop below.
         Value pairsEnd = k.andi(tileKBlocks(group), k.c32(-2));
         inits = kBlockPairs(pairsEnd, inits, wg, r0, r1, lane, fragment,
-                            sfbRow0, sfbRow1, sfbRow2, oneBlock, threeBlocks,
-                            former);
+                            sfbRows, oneBlock, threeBlocks, former);
         kFirst = pairsEnd;
       }
       auto kLoop = scf::ForOp::create(b, loc, kFirst, tileKBlocks(group),
@@ -647,28 +647,16 @@ private:
       b.setInsertionPointToStart(kLoop.getBody());
       Value kb = kLoop.getInductionVar();
       Value i = kLoop.getRegionIterArgs()[0];
-      Value s = k.remu(i, k.c32(l.stages));
-      Value phase = k.andi(k.divu(i, k.c32(l.stages)), k.c32(1));
-      // Wait until the stage's TMA loads landed.
-      waitParity(fullBarrier(s), phase);
       // Scales into registers before the wgmma fence (a row wave's just
       // before its own fence: fewer registers live across the first wave).
-      Value sfa = stageBuffer(l.sfaOff, l.sfaStageBytes, s);
+      KBlockStage st = waitKBlock(i, kb, wg, r0, r1, sfbRows, oneBlock,
+                                  threeBlocks);
+      Value s = st.s, sfa = st.sfa, aTile0 = st.aTile, bTile = st.bTile;
       auto rowScale = [&](Value row, int64_t w) {
         return k.loadF32(k.elementAt(sfa, k.add(row, k.c32(w * waveRows)), 4));
       };
-      Value sa0 = rowScale(r0, 0), sa1 = rowScale(r1, 0);
-      Value sb0, sb1, sb2;
-      if (!l.perRowB) {
-        Value kAbs = k.add(kb, tileKStart());
-        sb0 = k.loadF32(k.elementAt(sfbRow0, kAbs, 4));
-        sb1 = oneBlock ? sb0 : k.loadF32(k.elementAt(sfbRow1, kAbs, 4));
-        if (threeBlocks)
-          sb2 = k.loadF32(k.elementAt(sfbRow2, kAbs, 4));
-      }
-      Value aTile0 = k.byteAt(stageBuffer(l.aOff, l.aStageBytes, s),
-                              k.mul(wg, k.c32(64 * 128)));
-      Value bTile = stageBuffer(l.bOff, l.bStageBytes, s);
+      Value sa0 = st.sa0, sa1 = st.sa1;
+      Value sb0 = st.sb0, sb1 = st.sb1, sb2 = st.sb2;
       if (l.pingpong)
         NVVM::BarrierOp::create(b, loc, Type(), myTurn, k.c32(256), nullptr,
                                 Value());
@@ -885,40 +873,61 @@ private:
 
   /// One arrival per consumer warp on empty[s] of each CTA of the cluster:
   /// lane c arrives on CTA c's barrier (through its cluster address).
+  /// A K block's stage as the consumers see it: the ring slot, its A-scale
+  /// buffer, the thread's first row wave's A scales, the K block's B scales
+  /// (128x128 recipe) and the warpgroup's A and B tiles.
+  struct KBlockStage {
+    Value s, sfa, sa0, sa1, sb0, sb1, sb2, aTile, bTile;
+  };
+
+  /// Waits until ring slot i % stages holds K block kb (full barrier, parity
+  /// (i / stages) & 1) and loads its scales.
+  KBlockStage waitKBlock(Value i, Value kb, Value wg, Value r0, Value r1,
+                         ArrayRef<Value> sfbRows, bool oneBlock,
+                         bool threeBlocks) {
+    KBlockStage st;
+    st.s = k.remu(i, k.c32(l.stages));
+    Value phase = k.andi(k.divu(i, k.c32(l.stages)), k.c32(1));
+    // Wait until the stage's TMA loads landed.
+    waitParity(fullBarrier(st.s), phase);
+    st.sfa = stageBuffer(l.sfaOff, l.sfaStageBytes, st.s);
+    st.sa0 = k.loadF32(k.elementAt(st.sfa, r0, 4));
+    st.sa1 = k.loadF32(k.elementAt(st.sfa, r1, 4));
+    if (!l.perRowB) {
+      Value kAbs = k.add(kb, tileKStart());
+      st.sb0 = k.loadF32(k.elementAt(sfbRows[0], kAbs, 4));
+      st.sb1 =
+          oneBlock ? st.sb0 : k.loadF32(k.elementAt(sfbRows[1], kAbs, 4));
+      if (threeBlocks)
+        st.sb2 = k.loadF32(k.elementAt(sfbRows[2], kAbs, 4));
+    }
+    st.aTile = k.byteAt(stageBuffer(l.aOff, l.aStageBytes, st.s),
+                        k.mul(wg, k.c32(64 * 128)));
+    st.bTile = stageBuffer(l.bOff, l.bStageBytes, st.s);
+    return st;
+  }
+
   /// The K loop in pairs of K blocks (dgemm-lower-to-kernel{k-unroll=2};
   /// one row wave, one part, 128x128 B scales): blocks [0, end) two at a
   /// time; `inits` is (ring counter, total) and so is the result.
   SmallVector<Value> kBlockPairs(Value end, ValueRange inits, Value wg,
                                  Value r0, Value r1, Value lane, Type fragment,
-                                 Value sfbRow0, Value sfbRow1, Value sfbRow2,
-                                 bool oneBlock, bool threeBlocks,
-                                 Value former) {
+                                 ArrayRef<Value> sfbRows, bool oneBlock,
+                                 bool threeBlocks, Value former) {
     auto loop = scf::ForOp::create(b, loc, k.c32(0), end, k.c32(2), inits);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value kb0 = loop.getInductionVar();
     Value i0 = loop.getRegionIterArgs()[0];
     struct Issued {
-      Value s, acc, sa0, sa1, sb0, sb1, sb2;
+      KBlockStage st;
+      Value acc;
     };
     auto issue = [&](Value i, Value kb) {
       Issued x;
-      x.s = k.remu(i, k.c32(l.stages));
-      Value phase = k.andi(k.divu(i, k.c32(l.stages)), k.c32(1));
-      waitParity(fullBarrier(x.s), phase);
-      Value sfa = stageBuffer(l.sfaOff, l.sfaStageBytes, x.s);
-      x.sa0 = k.loadF32(k.elementAt(sfa, r0, 4));
-      x.sa1 = k.loadF32(k.elementAt(sfa, r1, 4));
-      Value kAbs = k.add(kb, tileKStart());
-      x.sb0 = k.loadF32(k.elementAt(sfbRow0, kAbs, 4));
-      x.sb1 = oneBlock ? x.sb0 : k.loadF32(k.elementAt(sfbRow1, kAbs, 4));
-      if (threeBlocks)
-        x.sb2 = k.loadF32(k.elementAt(sfbRow2, kAbs, 4));
-      Value aTile = k.byteAt(stageBuffer(l.aOff, l.aStageBytes, x.s),
-                             k.mul(wg, k.c32(64 * 128)));
-      Value bTile = stageBuffer(l.bOff, l.bStageBytes, x.s);
+      x.st = waitKBlock(i, kb, wg, r0, r1, sfbRows, oneBlock, threeBlocks);
       NVVM::WgmmaFenceAlignedOp::create(b, loc);
-      x.acc = WgmmaTileOp::create(b, loc, fragment, aTile, bTile,
+      x.acc = WgmmaTileOp::create(b, loc, fragment, x.st.aTile, x.st.bTile,
                                   b.getI32IntegerAttr(l.blockN));
       NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
       return x;
@@ -926,9 +935,9 @@ private:
     auto finish = [&](const Issued &x, Value total, int64_t pending) {
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc,
                                          b.getI64IntegerAttr(pending));
-      releaseStage(x.s, lane);
-      return PromoteOp::create(b, loc, fragment, total, x.acc, x.sa0, x.sa1,
-                               x.sb0, x.sb1, x.sb2, former,
+      releaseStage(x.st.s, lane);
+      return PromoteOp::create(b, loc, fragment, total, x.acc, x.st.sa0,
+                               x.st.sa1, x.st.sb0, x.st.sb1, x.st.sb2, former,
                                b.getI32IntegerAttr(0))
           .getResult();
     };
