@@ -50,6 +50,19 @@ Value f32Pair(OpBuilder &b, Location loc, ValueRange totals,
   return v;
 }
 
+/// How an epilogue op's totals cover its tile: `waves` row waves of
+/// `waveRows` rows (64 per consumer; two waves at block M 256, the second
+/// `waveRows` further down), each `parts` fragments of `groupsPerPart`
+/// 8-column groups; totals[w * parts + p] is wave w's part p.
+struct TileTotals {
+  int64_t waveRows, waves, parts, groupsPerPart;
+  template <typename Op>
+  explicit TileTotals(Op op)
+      : waveRows(64 * op.getConsumers()), waves(op.getBlockM() / waveRows),
+        parts(static_cast<int64_t>(op.getTotals().size()) / waves),
+        groupsPerPart(op.getBlockN() / 8 / parts) {}
+};
+
 /// The same pair packed as bf16x2 in an i32.
 Value packedPair(OpBuilder &b, Location loc, ValueRange totals,
                  int64_t groupsPerPart, int64_t j, int64_t h) {
@@ -195,12 +208,9 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
     MLIRContext *ctx = rw.getContext();
     int64_t bn = op.getBlockN();
     int64_t threads = 128 * op.getConsumers();
-    // Row waves (block M 256): totals[w * parts ..] are the rows
-    // 64 * consumers * w further down.
-    const int64_t waveRows = 64 * op.getConsumers();
-    const int64_t waves = op.getBlockM() / waveRows;
-    const int64_t parts = op.getTotals().size() / waves;
-    int64_t groupsPerPart = bn / 8 / parts;
+    const TileTotals tt(op);
+    const int64_t waveRows = tt.waveRows, waves = tt.waves, parts = tt.parts,
+                  groupsPerPart = tt.groupsPerPart;
     Type i8 = rw.getI8Type();
     Value tid = op.getTid();
     auto c = [&](int64_t v) { return i32c(rw, loc, v); };
@@ -339,11 +349,9 @@ struct EpilogueStoreRowsLowering : OpRewritePattern<EpilogueStoreRowsOp> {
                                 PatternRewriter &rw) const override {
     Location loc = op.getLoc();
     int64_t bn = op.getBlockN(), ld = op.getLd();
-    // Row waves as in EpilogueStoreLowering.
-    const int64_t waveRows = 64 * op.getConsumers();
-    const int64_t waves = op.getBlockM() / waveRows;
-    const int64_t parts = op.getTotals().size() / waves;
-    int64_t groupsPerPart = bn / 8 / parts;
+    const TileTotals tt(op);
+    const int64_t waveRows = tt.waveRows, waves = tt.waves, parts = tt.parts,
+                  groupsPerPart = tt.groupsPerPart;
     Type i8 = rw.getI8Type(), i64 = rw.getI64Type();
     auto c = [&](int64_t v) { return i32c(rw, loc, v); };
     auto ult = [&](Value x, Value y) {

@@ -145,24 +145,35 @@ static gpu::GPUModuleOp getKernelModule(ModuleOp module) {
   return gpuModule;
 }
 
+/// "`name` must be a, b or c, got 'value'" when `value` is none of
+/// `choices`, else empty.
+static std::string notOneOf(StringRef name, StringRef value,
+                            ArrayRef<StringRef> choices) {
+  if (llvm::is_contained(choices, value))
+    return "";
+  std::string list;
+  for (size_t i = 0; i < choices.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") +
+            choices[i].str();
+  return (name + " must be " + list + ", got '" + value + "'").str();
+}
+
 namespace {
 struct LowerToKernelPass
     : public mlir::dgemm::impl::DGEMMLowerToKernelBase<LowerToKernelPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (columnScaleRelease != "auto" && columnScaleRelease != "early" &&
-        columnScaleRelease != "late") {
-      getOperation().emitError()
-          << "column-scale-release must be auto, early or late, got '"
-          << columnScaleRelease << "'";
-      return signalPassFailure();
-    }
-    if (consumerOrder != "none" && consumerOrder != "pingpong" &&
-        consumerOrder != "handoff") {
-      getOperation().emitError()
-          << "consumer-order must be none, pingpong or handoff, got '"
-          << consumerOrder << "'";
-      return signalPassFailure();
+    for (std::string why :
+         {notOneOf("column-scale-release", columnScaleRelease,
+                   {"auto", "early", "late"}),
+          notOneOf("consumer-order", consumerOrder,
+                   {"none", "pingpong", "handoff"}),
+          notOneOf("epilogue-swizzle", epilogueSwizzle, {"auto", "on", "off"}),
+          notOneOf("tail-split", tailSplit, {"on", "off"})}) {
+      if (!why.empty()) {
+        getOperation().emitError() << why;
+        return signalPassFailure();
+      }
     }
     if (consumerRegisters != 0 &&
         (consumerRegisters < 128 || consumerRegisters > 240 ||
@@ -173,21 +184,9 @@ struct LowerToKernelPass
           << static_cast<int64_t>(consumerRegisters);
       return signalPassFailure();
     }
-    if (epilogueSwizzle != "auto" && epilogueSwizzle != "on" &&
-        epilogueSwizzle != "off") {
-      getOperation().emitError()
-          << "epilogue-swizzle must be auto, on or off, got '"
-          << epilogueSwizzle << "'";
-      return signalPassFailure();
-    }
     if (kUnroll != 1 && kUnroll != 2) {
       getOperation().emitError()
           << "k-unroll must be 1 or 2, got " << static_cast<int64_t>(kUnroll);
-      return signalPassFailure();
-    }
-    if (tailSplit != "on" && tailSplit != "off") {
-      getOperation().emitError()
-          << "tail-split must be on or off, got '" << tailSplit << "'";
       return signalPassFailure();
     }
     if (wgmmaParts < 1 || wgmmaParts > 8) {
