@@ -281,6 +281,14 @@ def main(argv=None):
         ks = [128 * rnd.choice([0, 0, 1, rnd.randint(1, 12)]) for _ in range(g)]
         kcases.append((rnd.randint(1, 300), 8 * rnd.randint(1, 60), ks, False))
     kcases.append((256, 512, [0, 0, 384], False))
+    # Many groups (the kernel writes each tile's maps on the device into a
+    # ring of stages + 1 slots per CTA): one-block groups of one tile each,
+    # so every CTA wraps its ring several times; and the 4000-group limit.
+    # (Under a sanitizer, where every reference kernel is slow, 300 groups.)
+    kcases.append((64, 128, [128 * (1 + (i % 3 == 0)) * (i % 7 != 3)
+                             for i in range(300 if args.sanitize else 1000)], False))
+    if not args.sanitize:
+        kcases.append((32, 16, [128 * (i % 5 != 0) for i in range(4000)], False))
     for i, (m, n, ks, timed) in enumerate(kcases):
         try:
             rec, inp = check_kgrouped(torch, dgemm, m, n, ks, seed=args.seed + 100 + i)

@@ -16,6 +16,7 @@
 #include "dgemm/Runtime/CudaContext.h"
 #include "dgemm/Runtime/JitEnv.h"
 #include "dgemm/Runtime/KernelCache.h"
+#include "dgemm/Runtime/LaunchWorkspace.h"
 #include "dgemm/Runtime/Launcher.h"
 #include "dgemm/Runtime/Validation.h"
 
@@ -220,6 +221,21 @@ Status launch(DeviceSession &session,
                              r.ks.empty() ? nullptr : &r.ks))
            .ok())
     return s;
+  // A workspace lives for this launch only: freed on the stream after it.
+  LaunchWorkspace workspace(driver, static_cast<cuda::CUstream>(stream));
+  for (KernelArg &a : args) {
+    if (a.kind != ParamKind::Workspace)
+      continue;
+    if (BoundCallCapture::active())
+      return Status::invalidArgument(
+          "kernel " + c.kernelName +
+          " takes a workspace per launch and cannot be bound");
+    if (!(s = workspace.allocate(static_cast<uint64_t>(a.workspaceBytes) *
+                                     grid.gridX,
+                                 a.pointer))
+             .ok())
+      return s;
+  }
   KernelParams params;
   if (!(s = params.build(driver, args)).ok())
     return s;

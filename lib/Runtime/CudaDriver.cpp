@@ -140,6 +140,8 @@ std::unique_ptr<CudaDriver> CudaDriver::load(const std::string &library,
   need("cuLaunchKernelEx", d->cuLaunchKernelEx);
   need("cuOccupancyMaxActiveClusters", d->cuOccupancyMaxActiveClusters);
   need("cuTensorMapEncodeTiled", d->cuTensorMapEncodeTiled);
+  need("cuMemAllocAsync", d->cuMemAllocAsync);
+  need("cuMemFreeAsync", d->cuMemFreeAsync);
   (void)resolve(handle, "cuThreadExchangeStreamCaptureMode",
                 d->cuThreadExchangeStreamCaptureMode);
   if (missing) {

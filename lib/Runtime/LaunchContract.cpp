@@ -18,7 +18,7 @@ using namespace dgemm::runtime;
 
 namespace {
 
-constexpr const char *kHeader = "dgemm-launch-contract 2";
+constexpr const char *kHeader = "dgemm-launch-contract 3";
 
 std::string str(int64_t v) { return std::to_string(v); }
 
@@ -46,6 +46,8 @@ const char *kindName(ParamKind kind) {
     return "m";
   case ParamKind::GroupTable:
     return "group_table";
+  case ParamKind::Workspace:
+    return "workspace";
   }
   return "unknown";
 }
@@ -157,6 +159,13 @@ Status parseParam(std::string_view line, int lineNo, ContractParam &p) {
     p.kind = ParamKind::Pointer;
     return Status::success();
   }
+  if (t[1] == "workspace") {
+    p = ContractParam();
+    p.kind = ParamKind::Workspace;
+    if (t.size() != 3 || !keyValue(t[2], "bytes", v) || !parseInt(v, p.bytes))
+      return lineError(lineNo, "expected 'param workspace bytes=<n>'");
+    return Status::success();
+  }
   if (t[1] == "group_table") {
     p.kind = ParamKind::GroupTable;
     if (t.size() != 6 || !keyValue(t[2], "operand", v) ||
@@ -189,7 +198,7 @@ Status parseParam(std::string_view line, int lineNo, ContractParam &p) {
 
 bool ContractParam::operator==(const ContractParam &o) const {
   return kind == o.kind && operand == o.operand && operandB == o.operandB &&
-         dims == o.dims &&
+         bytes == o.bytes && dims == o.dims &&
          box == o.box && swizzle == o.swizzle && dtype == o.dtype;
 }
 
@@ -207,6 +216,12 @@ std::string dgemm::runtime::checkContractParam(const ContractParam &p) {
     if (p.operand != -1 || !p.dims.empty() || !p.box.empty())
       return where + "takes no operand, dims or box";
     return "";
+  }
+  if (p.kind == ParamKind::Workspace) {
+    if (p.operand != -1 || !p.dims.empty() || !p.box.empty())
+      return where + "takes no operand, dims or box";
+    std::string e = checkRange("bytes", p.bytes, 1, kMaxWorkspacePerCta);
+    return e.empty() ? "" : where + e;
   }
   std::string e = checkRange("operand", p.operand, 0, kMaxOperands - 1);
   if (!e.empty())
@@ -327,6 +342,9 @@ std::string dgemm::runtime::printContract(const LaunchContract &c) {
       break;
     case ParamKind::Pointer:
       s += "param ptr operand=" + str(p.operand) + "\n";
+      break;
+    case ParamKind::Workspace:
+      s += "param workspace bytes=" + str(p.bytes) + "\n";
       break;
     case ParamKind::GroupTable:
       s += "param group_table operand=" + str(p.operand) +

@@ -91,6 +91,10 @@ Status readParam(mlir::Attribute a, size_t index, ContractParam &p) {
     p.kind = ParamKind::Pointer;
     return getInt(dict, "operand", where, p.operand);
   }
+  if (kind == "workspace") {
+    p.kind = ParamKind::Workspace;
+    return getInt(dict, "bytes", where, p.bytes);
+  }
   if (kind == "group_table") {
     p.kind = ParamKind::GroupTable;
     p.dtype = "u8";

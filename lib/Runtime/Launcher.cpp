@@ -3,8 +3,9 @@
 // Parameter layout: kernelParams[i] points at the value of parameter i. A
 // tensor map parameter is passed by value (the kernel's byval, grid-constant
 // argument), so its entry points at a CUtensorMap copy, 128-byte aligned as
-// CUDA 13 declares the type; an operand address at a u64; M at an i32. All
-// storage is sized before the pointers are taken.
+// CUDA 13 declares the type; an operand address or a workspace at a u64; M
+// at an i32; the group table as CUtensorMaps (its templates, then its
+// integers). All storage is sized before the pointers are taken.
 //
 //===----------------------------------------------------------------------===//
 #include "dgemm/Runtime/Launcher.h"
@@ -98,6 +99,24 @@ Status dgemm::runtime::deriveGroupTableArgs(
   out.kind = ParamKind::GroupTable;
   out.groupMaps.clear();
   out.groupInts.clear();
+  // The templates: one K block of the first rows of A and of B. The kernel
+  // copies them and writes each group's address, K, rows and row pitch.
+  const dgemm_tensor *ops[2] = {&a, &b};
+  const int64_t rows[2] = {m, n};
+  for (int which = 0; which < 2; ++which) {
+    TensorMapArgs t;
+    t.dataType = cuda::CU_TENSOR_MAP_DATA_TYPE_UINT8;
+    t.rank = 2;
+    t.globalAddress = ops[which]->data;
+    t.globalDim[0] = 128;
+    t.globalDim[1] = static_cast<uint64_t>(rows[which]);
+    t.globalStrides[0] = 128;
+    t.boxDim[0] = 128;
+    t.boxDim[1] = static_cast<uint32_t>(p.box[which]);
+    t.elementStrides[0] = t.elementStrides[1] = 1;
+    t.swizzle = cuda::CU_TENSOR_MAP_SWIZZLE_128B;
+    out.groupMaps.push_back(t);
+  }
   int64_t kOffset = 0;
   for (size_t g = 0; g < ks.size(); ++g) {
     int64_t kg = ks[g];
@@ -105,26 +124,6 @@ Status dgemm::runtime::deriveGroupTableArgs(
       return Status::invalidArgument("ks[" + str(static_cast<int64_t>(g)) +
                                      "] = " + str(kg) +
                                      " is not a multiple of 128");
-    const dgemm_tensor *ops[2] = {&a, &b};
-    const int64_t rows[2] = {m, n};
-    for (int which = 0; which < 2; ++which) {
-      TensorMapArgs t;
-      t.dataType = cuda::CU_TENSOR_MAP_DATA_TYPE_UINT8;
-      t.rank = 2;
-      // An empty group gets a map of the first rows (never read: the kernel
-      // skips groups without K blocks) so that every map is valid.
-      int64_t cols = std::max<int64_t>(kg, 128);
-      t.globalAddress = static_cast<char *>(ops[which]->data) +
-                        (kg ? rows[which] * kOffset : 0);
-      t.globalDim[0] = static_cast<uint64_t>(cols);
-      t.globalDim[1] = static_cast<uint64_t>(rows[which]);
-      t.globalStrides[0] = static_cast<uint64_t>(cols);
-      t.boxDim[0] = 128;
-      t.boxDim[1] = static_cast<uint32_t>(p.box[which]);
-      t.elementStrides[0] = t.elementStrides[1] = 1;
-      t.swizzle = cuda::CU_TENSOR_MAP_SWIZZLE_128B;
-      out.groupMaps.push_back(t);
-    }
     out.groupInts.push_back(static_cast<int32_t>(kg / 128));
     out.groupInts.push_back(static_cast<int32_t>(kOffset / 128));
     kOffset += kg;
@@ -147,6 +146,11 @@ Status dgemm::runtime::deriveKernelArgs(
     arg.kind = p.kind;
     if (p.kind == ParamKind::M) {
       arg.m = static_cast<int32_t>(m);
+      args.push_back(arg);
+      continue;
+    }
+    if (p.kind == ParamKind::Workspace) {
+      arg.workspaceBytes = p.bytes;
       args.push_back(arg);
       continue;
     }
@@ -193,7 +197,8 @@ Status KernelParams::build(const CudaDriver &driver,
   size_t numMaps = 0, numWords = 0, numInts = 0;
   for (const KernelArg &a : args) {
     numMaps += a.kind == ParamKind::TensorMap;
-    numWords += a.kind == ParamKind::Pointer;
+    numWords +=
+        a.kind == ParamKind::Pointer || a.kind == ParamKind::Workspace;
     numInts += a.kind == ParamKind::M;
   }
   size_t tableMaps = 0;
@@ -219,6 +224,11 @@ Status KernelParams::build(const CudaDriver &driver,
       pointers_.push_back(&map);
       break;
     }
+    case ParamKind::Workspace:
+      if (!a.pointer)
+        return Status::internal("a workspace parameter without its memory "
+                                "(LaunchWorkspace allocates it)");
+      [[fallthrough]];
     case ParamKind::Pointer:
       words_[iWord] = a.pointer;
       pointers_.push_back(&words_[iWord++]);
@@ -232,8 +242,7 @@ Status KernelParams::build(const CudaDriver &driver,
       for (size_t i = 0; i < a.groupMaps.size(); ++i) {
         Status s = encodeTensorMap(driver, a.groupMaps[i], table[i]);
         if (!s.ok())
-          return s.withContext("the map of group " +
-                               std::to_string(i / 2) + "'s " +
+          return s.withContext(std::string("the template map of ") +
                                (i % 2 ? "B" : "A"));
       }
       std::memcpy(table + a.groupMaps.size(), a.groupInts.data(),

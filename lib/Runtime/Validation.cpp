@@ -579,7 +579,7 @@ Status dgemm::runtime::validateKGroupedFp8Fp32Nt(const GroupedOperands &ops,
   if (g < 1 || g > kMaxKGroups)
     return Status::invalidArgument(
         "the k-grouped GEMM takes 1 to " + str(kMaxKGroups) +
-        " groups (their tensor maps are kernel parameters), got " + str(g));
+        " groups (the group table is a kernel parameter), got " + str(g));
   int64_t sumK = 0;
   for (int64_t i = 0; i < g; ++i) {
     if (ks[i] < 0 || ks[i] % 128 != 0)

@@ -53,23 +53,52 @@ func.func @f32_store(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<
 
 // -----
 
-// The k-grouped GEMM: the group table (264 bytes per group) by value, the
-// scales' maps and D's 3-D map; no M parameter (M is static).
+// The k-grouped GEMM: the group table by value (two template maps, then 8
+// bytes per group: 256 + 24), the scales' maps, D's 3-D map, the addresses
+// of A and B and the workspace (5 slots of 256 bytes per CTA: stages + 1);
+// no M parameter (M is static).
 // CHECK-LABEL: llvm.func @dgemm_k_grouped_m512_g3_n1024_bm128_bn128_s4_g4_c132_sb1x128_f32_acc(
-// CHECK-SAME: %arg0: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<792 x i8>, nvvm.grid_constant}
-// CHECK-SAME: %arg3: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant})
+// CHECK-SAME: %arg0: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<280 x i8>, nvvm.grid_constant}
+// CHECK-SAME: %arg3: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}
+// CHECK-SAME: %arg4: !llvm.ptr<1>, %arg5: !llvm.ptr<1>, %arg6: !llvm.ptr<1>)
 // CHECK-SAME: groups = 3 : i64, k = 0 : i64, layout = 4 : i64
 // CHECK-SAME: {box = [128, 128], kind = "group_table", operand = 0 : i64, operand_b = 2 : i64, swizzle = 128 : i64}
 // CHECK-SAME: {box = [128, 1], dims = [1, 0], dtype = "f32", kind = "tensor_map", operand = 1 : i64, swizzle = 0 : i64}
 // CHECK-SAME: {box = [128, 1], dims = [1, 0], dtype = "f32", kind = "tensor_map", operand = 3 : i64, swizzle = 0 : i64}
 // CHECK-SAME: {box = [32, 128, 1], dims = [2, 1, 0], dtype = "f32", kind = "tensor_map", operand = 5 : i64, swizzle = 128 : i64}
+// CHECK-SAME: {kind = "ptr", operand = 0 : i64}, {kind = "ptr", operand = 2 : i64}, {bytes = 1280 : i64, kind = "workspace"}
+// Before the first barrier, threads 0-79 copy the template maps (16 bytes
+// each) into the CTA's 5 slots.
+// CHECK: arith.constant 80 : i32
+// CHECK: llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr -> vector<4xi32>
+// CHECK: llvm.store %{{.+}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK: nvvm.barrier0
 // Producer: tile t of group t / 32 (4 M blocks x 8 N blocks); groups
-// without K blocks are skipped; the K loop runs over the group's K blocks,
-// A_g and B_g through the group's maps in the table.
+// without K blocks are skipped; the tiles with K blocks are counted, and
+// the count mod 5 picks the CTA's workspace slot.
 // CHECK: %[[G:.+]] = arith.divui %{{.+}}, %c32_i32
 // CHECK: dgemm.schedule_tile %{{.+}}, %c4_i32 {num_n_blocks = 8 : i32, swizzle_group = 4 : i32}
 // CHECK: %[[KB:.+]] = llvm.load %{{.+}} {alignment = 4 : i64} : !llvm.ptr -> i32
 // CHECK: arith.cmpi sgt, %[[KB]], %c0
+// CHECK: arith.remui %{{.+}}, %c5_i32
+// Each tile's maps: the group's address (A + 512 * 128 bytes per earlier K
+// block), K, rows and row pitch written into the slot's copies; B's with
+// N = 1024 rows; then the proxy fences.
+// CHECK: arith.constant 65536 : i64
+// CHECK: llvm.inline_asm has_side_effects
+// CHECK-SAME: tensormap.replace.tile.global_address.global.b1024.b64 [$0], $1;
+// CHECK-SAME: tensormap.replace.tile.global_dim.global.b1024.b32 [$0], 0, $2;
+// CHECK-SAME: tensormap.replace.tile.global_dim.global.b1024.b32 [$0], 1, $3;
+// CHECK-SAME: tensormap.replace.tile.global_stride.global.b1024.b64 [$0], 0, $4;
+// CHECK-SAME: "l,l,r,r,l,~{memory}" %{{.+}}, %{{.+}}, %{{.+}}, %c512_i32, %{{.+}}
+// CHECK: arith.constant 131072 : i64
+// CHECK: llvm.inline_asm has_side_effects
+// CHECK-SAME: %c1024_i32
+// CHECK: nvvm.fence.proxy.release <gpu>
+// CHECK: nvvm.fence.proxy.acquire <gpu> %{{.+}}, %c128_i32
+// CHECK: nvvm.fence.proxy.acquire <gpu> %{{.+}}, %c128_i32
+// The K loop runs over the group's K blocks, A_g and B_g through the maps
+// just written.
 // CHECK: scf.for
 // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c33792_i32
 // CHECK-COUNT-4: nvvm.cp.async.bulk.tensor.shared.cluster.global

@@ -402,8 +402,11 @@ class Gpu(unittest.TestCase):
         # bit-for-bit unchanged; scales with rows that are not 16-byte
         # aligned (M = 197) are copied into padded rows.
         import run_wgrad
+        # More groups than CTAs, tiles of one K block: each CTA rewrites its
+        # ring of tensor-map slots several times.
+        many = [128 * (i % 4 != 1) for i in range(600)]
         for i, (m, n, ks) in enumerate([(128, 256, [256, 0, 128]), (197, 136, [384]),
-                                        (64, 8, [0, 128, 0, 1280])]):
+                                        (64, 8, [0, 128, 0, 1280]), (64, 128, many)]):
             with self.subTest(m=m, n=n, ks=ks):
                 rec, _ = run_wgrad.check_kgrouped(torch, dgemm, m, n, ks, seed=i)
                 self.assertTrue(rec["ok"], rec)

@@ -13,6 +13,10 @@
 
 #include "gtest/gtest.h"
 
+#include <dlfcn.h>
+
+#include <cstdio>
+
 #include <vector>
 
 using namespace dgemm::test;
@@ -40,12 +44,39 @@ struct KGrouped {
   int64_t groups = 3;
 };
 
+/// The stand-in driver's workspace counters and last grid, as
+/// "allocated=<n> live=<n> bytes=<n> grid=<n>" (empty when this process did
+/// not load it).
+std::string standInWorkspaces() {
+  void *h = dlopen(standInDriver().c_str(), RTLD_NOW | RTLD_NOLOAD);
+  if (!h)
+    return "";
+  auto count = [&](const char *name) {
+    auto fn = reinterpret_cast<int (*)()>(dlsym(h, name));
+    return fn ? fn() : -1;
+  };
+  auto bytes = reinterpret_cast<unsigned long long (*)()>(
+      dlsym(h, "dgemm_standin_last_workspace_bytes"));
+  std::string s =
+      "allocated=" +
+      std::to_string(count("dgemm_standin_workspaces_allocated")) +
+      " live=" + std::to_string(count("dgemm_standin_workspaces_live")) +
+      " bytes=" + std::to_string(bytes ? bytes() : 0);
+  auto grid =
+      reinterpret_cast<unsigned (*)()>(dlsym(h, "dgemm_standin_last_grid_x"));
+  s += " grid=" + std::to_string(grid ? grid() : 0);
+  dlclose(h);
+  return s;
+}
+
 template <typename Edit> Call kGrouped(Edit edit) {
   KGrouped k;
   edit(k);
-  return [k](std::string &) {
-    return dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt(
+  return [k](std::string &note) {
+    dgemm_status s = dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt(
         &k.a, &k.sa, &k.b, &k.sb, &k.d, k.ks.data(), k.groups, nullptr);
+    note = standInWorkspaces();
+    return s;
   };
 }
 
@@ -93,6 +124,19 @@ TEST(WgradBadInput, KGrouped) {
                         "valid operands (G=3, k_g = 256, 0, 384, M=200, N=136)",
                         DGEMM_OK, "", {}, kGrouped([](KGrouped &) {}));
   EXPECT_EQ(o.launches, 1);
+  // The kernel writes the groups' maps into a workspace allocated on the
+  // stream for the launch and freed after it: a ring of stages + 1 slots of
+  // 256 bytes for each CTA of the grid.
+  unsigned long long bytes = 0;
+  unsigned grid = 0;
+  ASSERT_EQ(std::sscanf(o.note.c_str(), "allocated=1 live=0 bytes=%llu grid=%u",
+                        &bytes, &grid),
+            2)
+      << o.note;
+  ASSERT_GT(grid, 0u);
+  EXPECT_EQ(bytes % (256ull * grid), 0u) << o.note;
+  EXPECT_GE(bytes / (256ull * grid), 3u) << o.note;
+  EXPECT_LE(bytes / (256ull * grid), 17u) << o.note;
   o = expectRow("dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt", "none",
                 "M = 198 with scale rows padded to 200 floats", DGEMM_OK, "", {},
                 kGrouped([](KGrouped &k) {
@@ -122,14 +166,33 @@ TEST(WgradBadInput, KGrouped) {
   expectRow("dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt", "k128", "k_1 = 64", DGEMM_ERROR_INVALID_ARGUMENT,
             "ks[1] = 64 must be a non-negative multiple of 128", {},
             kGrouped([](KGrouped &k) { k.ks[1] = 64; }));
-  expectRow("dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt", "overflow32", "121 groups", DGEMM_ERROR_INVALID_ARGUMENT,
-            "the k-grouped GEMM takes 1 to 120 groups (their tensor maps are "
-            "kernel parameters), got 121",
+  expectRow("dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt", "overflow32", "4001 groups", DGEMM_ERROR_INVALID_ARGUMENT,
+            "the k-grouped GEMM takes 1 to 4000 groups (the group table is a "
+            "kernel parameter), got 4001",
             {}, kGrouped([](KGrouped &k) {
-              k.ks.assign(121, 0);
-              k.groups = 121;
-              k.d.shape[0] = 121;
+              k.ks.assign(4001, 0);
+              k.groups = 4001;
+              k.d.shape[0] = 4001;
             }));
+  o = expectRow("dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt", "none",
+                "4000 groups (k_g = 128 for every tenth, else 0)", DGEMM_OK,
+                "", {}, kGrouped([](KGrouped &k) {
+                  k.ks.assign(4000, 0);
+                  for (size_t g = 0; g < k.ks.size(); g += 10)
+                    k.ks[g] = 128;
+                  k.groups = 4000;
+                  k.d.shape[0] = 4000;
+                  k.a.shape[0] = 200 * 400 * 128;
+                  k.b.shape[0] = 136 * 400 * 128;
+                  k.sa.shape[0] = k.sb.shape[0] = 400;
+                }));
+  EXPECT_EQ(o.launches, 1);
+  expectRow("dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt", "driver-fault",
+            "the workspace allocation fails", DGEMM_ERROR_CUDA,
+            "...cuMemAllocAsync failed: CUDA_ERROR_OUT_OF_MEMORY (2): "
+            "(stand-in driver)",
+            {{"DGEMM_STANDIN_FAULTS", "alloc-fails"}},
+            kGrouped([](KGrouped &) {}));
   expectRow("dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt", "shape", "a holds M * 512 values for sum(k_g) = 640",
             DGEMM_ERROR_INVALID_ARGUMENT,
             "a must hold M * sum(k_g) = 128000 values, got [102400]", {},

@@ -42,7 +42,7 @@ LaunchContract sample() {
 }
 
 const char *kSampleText =
-    "dgemm-launch-contract 2\n"
+    "dgemm-launch-contract 3\n"
     "kernel dgemm_gemm_n7168_k2048_bm128_bn112_s6_g16_c128\n"
     "block 384\n"
     "cluster 1\n"
@@ -146,10 +146,10 @@ TEST(LaunchContract, CorruptedBytesNeverCrash) {
 
 TEST(LaunchContract, ParseMessages) {
   EXPECT_EQ(parseError(""),
-            "launch contract text, line 1: expected 'dgemm-launch-contract 2'");
+            "launch contract text, line 1: expected 'dgemm-launch-contract 3'");
   // Version 1 (no layout and groups lines) is not read: recompiled.
   EXPECT_EQ(parseError(withLine(0, "dgemm-launch-contract 1")),
-            "launch contract text, line 1: expected 'dgemm-launch-contract 2'");
+            "launch contract text, line 1: expected 'dgemm-launch-contract 3'");
   EXPECT_EQ(parseError(withLine(2, "block 38x")),
             "launch contract text, line 3: expected 'block <n>'");
   EXPECT_EQ(parseError(withLine(2, "block 99999999999999999999")),
@@ -272,12 +272,49 @@ LaunchContract kGroupedSample() {
   table.box = {128, 128};
   table.swizzle = 128;
   table.dtype = "u8";
-  c.params = {table, tensorMap(1, {1, 0}, {128, 1}, 0, "f32"),
+  ContractParam workspace;
+  workspace.kind = ParamKind::Workspace;
+  workspace.bytes = 1280;
+  c.params = {table,
+              tensorMap(1, {1, 0}, {128, 1}, 0, "f32"),
               tensorMap(3, {1, 0}, {128, 1}, 0, "f32"),
-              tensorMap(5, {2, 1, 0}, {32, 128, 1}, 128, "f32")};
+              tensorMap(5, {2, 1, 0}, {32, 128, 1}, 128, "f32"),
+              pointer(0),
+              pointer(2),
+              workspace};
   return c;
 }
 } // namespace
+
+TEST(LaunchContract, WorkspaceRoundTripAndChecks) {
+  LaunchContract c = kGroupedSample();
+  ASSERT_EQ(checkContract(c), "");
+  std::string text = printContract(c);
+  EXPECT_NE(text.find("param workspace bytes=1280\n"), std::string::npos)
+      << text;
+  LaunchContract back;
+  ASSERT_TRUE(parseContract(text, back).ok()) << text;
+  EXPECT_EQ(back, c);
+  back.params[6].bytes = 256;
+  EXPECT_FALSE(back == c);
+
+  auto check = [](auto edit) {
+    LaunchContract c = kGroupedSample();
+    edit(c.params[6]);
+    return checkContract(c);
+  };
+  EXPECT_EQ(check([](ContractParam &p) { p.bytes = 0; }),
+            "param 6 (workspace): bytes = 0 is not in [1, 1048576]");
+  EXPECT_EQ(check([](ContractParam &p) { p.operand = 1; }),
+            "param 6 (workspace): takes no operand, dims or box");
+  std::string broken = text;
+  broken.replace(broken.find("bytes=1280"), 10, "bytes=12x0");
+  Status s = parseContract(broken, back);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("expected 'param workspace bytes=<n>'"),
+            std::string::npos)
+      << s.message();
+}
 
 TEST(LaunchContract, GroupTableRoundTrip) {
   LaunchContract c = kGroupedSample();

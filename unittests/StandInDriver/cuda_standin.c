@@ -15,6 +15,7 @@
 |*   oom-on-load    cuModuleLoadDataEx: CUDA_ERROR_OUT_OF_MEMORY (2), with   *|
 |*                  a line in the JIT error log                              *|
 |*   launch-fails   cuLaunchKernelEx: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES     *|
+|*   alloc-fails    cuMemAllocAsync: CUDA_ERROR_OUT_OF_MEMORY (2)            *|
 |* Built twice: with -DSTANDIN_NO_TENSOR_MAPS it lacks cuTensorMapEncodeTiled *|
 |* (a driver older than CUDA 12). cuTensorMapEncodeTiled checks the rules   *|
 |* the real one does (address, sizes, strides, box), so the runtime's own   *|
@@ -37,6 +38,8 @@ static int launches;
 static unsigned last_grid_x, last_cluster_x;
 static int modules_loaded;
 static int tensor_maps_encoded;
+static int workspaces_live, workspaces_allocated;
+static unsigned long long last_workspace_bytes;
 static __thread CUcontext current;
 
 /* Distinct non-null handles. */
@@ -57,6 +60,11 @@ static int fault(const char *name) {
 
 int dgemm_standin_launches(void) { return launches; }
 unsigned dgemm_standin_last_grid_x(void) { return last_grid_x; }
+int dgemm_standin_workspaces_live(void) { return workspaces_live; }
+int dgemm_standin_workspaces_allocated(void) { return workspaces_allocated; }
+unsigned long long dgemm_standin_last_workspace_bytes(void) {
+  return last_workspace_bytes;
+}
 unsigned dgemm_standin_last_cluster_x(void) { return last_cluster_x; }
 int dgemm_standin_modules_loaded(void) { return modules_loaded; }
 int dgemm_standin_tensor_maps_encoded(void) { return tensor_maps_encoded; }
@@ -325,6 +333,29 @@ CUresult cuTensorMapEncodeTiled(void *map, int dtype, uint32_t rank,
   return 0;
 }
 #endif
+
+/* Stream-ordered memory: counted, never touched (nothing runs). */
+CUresult cuMemAllocAsync(unsigned long long *ptr, size_t bytes, void *stream) {
+  (void)stream;
+  if (!ptr || bytes == 0)
+    return 1;
+  if (!current)
+    return 201;
+  if (fault("alloc-fails"))
+    return 2;
+  *ptr = 0x7f0000000000ull + 0x100000ull * (unsigned long long)(++workspaces_allocated);
+  ++workspaces_live;
+  last_workspace_bytes = bytes;
+  return 0;
+}
+
+CUresult cuMemFreeAsync(unsigned long long ptr, void *stream) {
+  (void)stream;
+  if (!ptr || workspaces_live < 1)
+    return 1;
+  --workspaces_live;
+  return 0;
+}
 
 CUresult cuThreadExchangeStreamCaptureMode(int *mode) {
   if (!mode)

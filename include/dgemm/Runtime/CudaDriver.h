@@ -87,6 +87,10 @@ public:
       const uint64_t *, const uint64_t *, const uint32_t *, const uint32_t *,
       cuda::CUtensorMapInterleave, cuda::CUtensorMapSwizzle,
       cuda::CUtensorMapL2promotion, cuda::CUtensorMapFloatOOBfill) = nullptr;
+  /// Stream-ordered device memory (a launch's workspace).
+  cuda::CUresult (*cuMemAllocAsync)(cuda::CUdeviceptr *, size_t,
+                                    cuda::CUstream) = nullptr;
+  cuda::CUresult (*cuMemFreeAsync)(cuda::CUdeviceptr, cuda::CUstream) = nullptr;
   /// Optional (null when the driver lacks it): lets a module be loaded
   /// while the thread's stream is being captured into a CUDA graph.
   cuda::CUresult (*cuThreadExchangeStreamCaptureMode)(

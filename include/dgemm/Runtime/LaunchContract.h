@@ -27,13 +27,17 @@ enum class ParamKind {
   Pointer,
   /// M, the rows of A (i32).
   M,
-  /// The k-grouped kernel's group table, by value: for each group g the
-  /// tensor maps of A_g [M, k_g] and B_g [N, k_g] (K-major blocks one after
-  /// another in the flat operands `operand` and `operandB`, boxes of 128 K x
-  /// box[0] rows and 128 K x box[1] rows, 128-byte swizzle), then for each
-  /// group two i32: k_g / 128 and the group's first K block (sum of the
-  /// earlier k_h / 128). Built from the k_g the caller gives on the host.
+  /// The k-grouped kernel's group table, by value: template tensor maps of
+  /// the K-major blocks A_g [M, k_g] and B_g [N, k_g] of the flat operands
+  /// `operand` and `operandB` (boxes of 128 K x box[0] rows and 128 K x
+  /// box[1] rows, 128-byte swizzle; the kernel writes each group's address
+  /// and sizes into copies), then for each group two i32: k_g / 128 and the
+  /// group's first K block (sum of the earlier k_h / 128). Built from the
+  /// k_g the caller gives on the host.
   GroupTable,
+  /// Device memory of `bytes` per CTA for the kernel's own use (u64
+  /// address), allocated for the launch on its stream and freed after it.
+  Workspace,
 };
 
 struct ContractParam {
@@ -43,6 +47,8 @@ struct ContractParam {
   int64_t operand = -1;
   /// GroupTable only: B's operand index (`operand` is A's).
   int64_t operandB = -1;
+  /// Workspace only: bytes per CTA, in [1, kMaxWorkspacePerCta].
+  int64_t bytes = 0;
   /// TensorMap only: the operand's logical dimensions innermost first
   /// (indices into its shape, outermost first), the box, the swizzle in
   /// bytes (0, 32, 64, 128) and the element type ("u8", "bf16", "f32").
@@ -117,6 +123,7 @@ constexpr int64_t kMaxParams = 64;
 constexpr int64_t kMaxTensorMapRank = 5;
 constexpr int64_t kMaxClusterSize = 8;
 constexpr int64_t kMaxDynamicSmem = 232448;
+constexpr int64_t kMaxWorkspacePerCta = 1 << 20;
 
 /// Empty when the contract is one the launcher can use, else which field is
 /// wrong (block in [1, 1024], cluster in [1, 8], ..., a valid kernel name,
@@ -132,7 +139,7 @@ std::string checkContractParam(const ContractParam &p);
 int64_t contractDtypeBytes(std::string_view dtype);
 
 /// The line format of the disk cache:
-///   dgemm-launch-contract 2
+///   dgemm-launch-contract 3
 ///   kernel <name>
 ///   block <n> / cluster <n> / dynamic_smem <n> / max_ctas <n> /
 ///   block_m <n> / block_n <n> / n <n> / k <n> / layout <n> / groups <n>
@@ -142,6 +149,7 @@ int64_t contractDtypeBytes(std::string_view dtype);
 ///   param ptr operand=<i>
 ///   param m
 ///   param group_table operand=<i> operand_b=<i> swizzle=<n> box=<n,n>
+///   param workspace bytes=<n>
 ///   end
 std::string printContract(const LaunchContract &c);
 

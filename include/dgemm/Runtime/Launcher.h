@@ -51,10 +51,14 @@ struct KernelArg {
   TensorMapArgs map;    // TensorMap
   uint64_t pointer = 0; // Pointer
   int32_t m = 0;        // M
-  /// GroupTable: the maps of A_g and B_g of each group (A_0, B_0, A_1, ...)
-  /// and each group's (k_g / 128, first K block).
+  /// GroupTable: the template maps of A's and B's blocks (the kernel writes
+  /// each group's address and sizes into copies) and each group's (k_g /
+  /// 128, first K block).
   std::vector<TensorMapArgs> groupMaps;
   std::vector<int32_t> groupInts;
+  /// Workspace: bytes per CTA; `pointer` is set by the launch that
+  /// allocates it (LaunchWorkspace).
+  int64_t workspaceBytes = 0;
 };
 
 /// The parameters of `c` for these operands (indexed as the contract's
@@ -65,9 +69,9 @@ Status deriveKernelArgs(const LaunchContract &c,
                         int64_t m, std::vector<KernelArg> &out,
                         const std::vector<int64_t> *groupKs = nullptr);
 
-/// The group table's maps and integers (KernelArg) for flat operands A
-/// [M * sum(k_g)] and B [N * sum(k_g)] (contiguous e4m3 bytes) holding the
-/// K-major A_g [M, k_g] and B_g [N, k_g] one after another.
+/// The group table's template maps and integers (KernelArg) for flat
+/// operands A [M * sum(k_g)] and B [N * sum(k_g)] (contiguous e4m3 bytes)
+/// holding the K-major A_g [M, k_g] and B_g [N, k_g] one after another.
 Status deriveGroupTableArgs(const ContractParam &p, const dgemm_tensor &a,
                             const dgemm_tensor &b, int64_t m, int64_t n,
                             const std::vector<int64_t> &ks, KernelArg &out);

@@ -78,9 +78,10 @@ struct KGroupedShape {
   std::vector<int64_t> ks;
 };
 
-/// The most groups of the k-grouped GEMM (the kernel's group table is a
-/// kernel parameter).
-constexpr int64_t kMaxKGroups = 120;
+/// The most groups of the k-grouped GEMM: the kernel's group table (two
+/// template maps and 8 bytes per group) is a kernel parameter, and all
+/// parameters fit in 32764 bytes (the lowering's limit is the same).
+constexpr int64_t kMaxKGroups = 4000;
 
 /// Checks the operands of dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt (A, A
 /// scales, B, B scales, D of `ops`; `groups` unused) and the host array `ks`

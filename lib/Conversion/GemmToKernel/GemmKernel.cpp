@@ -72,10 +72,12 @@
 // the block's first row (blocks in padding or past every end are skipped).
 //
 // k-grouped (dgemm.k_grouped_gemm, KGroupedKernelParam): tile t belongs to
-// group t / (M blocks * N blocks); the producer loads A_g and B_g through
-// the group's tensor maps in the group table parameter and the scales at
-// row (first K block of g) + kb; both roles run the group's K blocks and
-// skip groups that have none; D[g] += the tile through a 3-D map.
+// group t / (M blocks * N blocks); for each tile the producer writes the
+// maps of A_g and B_g from the templates in the group table into the next
+// slot of its CTA's ring in the workspace (TensorMapUpdate.h), loads
+// through them, and loads the scales at row (first K block of g) + kb;
+// both roles run the group's K blocks and skip groups that have none;
+// D[g] += the tile through a 3-D map.
 //
 // The ring counter `it` runs on across tiles, so producer and consumers agree
 // on stage and parity without talking. Rows of a thread: r0 = 64w + 16*warp
@@ -85,6 +87,7 @@
 #include "GemmKernel.h"
 
 #include "KernelIR.h"
+#include "TensorMapUpdate.h"
 
 #include "dgemm/Dialect/DGEMM/IR/DGEMM.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -193,15 +196,72 @@ private:
     return fn.getArgument(l.kGrouped() ? kKgMapSFB : kSFBPtr);
   }
   /// k-grouped: group g's entries in the group table (KGroupedKernelParam).
-  Value groupMap(Value g, int64_t which) { // 0: A_g, 1: B_g
-    return k.byteAt(fn.getArgument(kKgTable),
-                    k.add(k.mul(g, k.c32(256)), k.c32(128 * which)));
-  }
   Value groupInt(Value g, int64_t which) { // 0: K blocks, 1: first K block
     Value at = k.byteAt(fn.getArgument(kKgTable),
-                        k.add(k.c32(256 * l.groups),
+                        k.add(k.c32(256),
                               k.add(k.mul(g, k.c32(8)), k.c32(4 * which))));
     return LLVM::LoadOp::create(b, loc, k.i32, at, /*alignment=*/4);
+  }
+
+  /// k-grouped: this CTA's workspace slot `slot` (A_g's map, then B_g's).
+  Value groupMapSlot(Value slot) {
+    return k.byteAt(
+        fn.getArgument(kKgWorkspace),
+        k.mul(k.add(k.mul(k.ctaId(), k.c32(l.groupMapSlots())), slot),
+              k.c32(256)));
+  }
+
+  /// k-grouped, all threads before the first barrier: the templates into
+  /// every slot of the CTA's ring, 16 bytes a thread (the tiles then
+  /// rewrite only address, sizes and pitch).
+  void copyMapTemplates() {
+    const int64_t chunks = 16 * l.groupMapSlots();
+    auto mine = scf::IfOp::create(b, loc, k.ult(tid, k.c32(chunks)), false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(mine.thenBlock());
+    Value chunk = k.remu(tid, k.c32(16)); // 0-7 A's map, 8-15 B's
+    Value bytes = k.mul(chunk, k.c32(16));
+    auto v4 = VectorType::get({4}, k.i32);
+    Value word = LLVM::LoadOp::create(
+        b, loc, v4, k.byteAt(fn.getArgument(kKgTable), bytes),
+        /*alignment=*/16);
+    LLVM::StoreOp::create(
+        b, loc, word,
+        k.byteAt(groupMapSlot(k.divu(tid, k.c32(16))), bytes),
+        /*alignment=*/16);
+  }
+
+  /// k-grouped, producer: writes the maps of A_g [M, k_g] and B_g [N, k_g]
+  /// into this tile's workspace slot (kgSlot, holding the templates) and
+  /// returns them (generic pointers, A's then B's). Groups start M * 128
+  /// (N * 128) bytes of A (B) per K block before them.
+  std::pair<Value, Value> writeGroupMaps(Value group) {
+    Value slot = groupMapSlot(kgSlot);
+    Value kBlocks = groupInt(group, 0);
+    Value first = arith::ExtUIOp::create(b, loc, k.i64, groupInt(group, 1));
+    Value innerDim = k.mul(kBlocks, k.c32(128));
+    Value pitch = arith::ExtUIOp::create(b, loc, k.i64, innerDim);
+    Value maps[2];
+    const int64_t rows[2] = {l.m, l.n};
+    const KGroupedKernelParam base[2] = {kKgPtrA, kKgPtrB};
+    for (int which = 0; which < 2; ++which) {
+      maps[which] = k.byteAt(slot, 128 * which);
+      Value start = arith::MulIOp::create(
+          b, loc, first,
+          arith::ConstantIntOp::create(b, loc, k.i64, rows[which] * 128));
+      Value address = arith::AddIOp::create(
+          b, loc,
+          LLVM::PtrToIntOp::create(b, loc, k.i64, fn.getArgument(base[which])),
+          start);
+      replaceTensorMap2D(k, maps[which], address, innerDim,
+                         k.c32(rows[which]), pitch);
+    }
+    publishTensorMaps(k, maps);
+    // The TMA takes the maps' generic addresses.
+    auto generic = [&](Value map) -> Value {
+      return LLVM::AddrSpaceCastOp::create(b, loc, k.ptr, map);
+    };
+    return {generic(maps[0]), generic(maps[1])};
   }
   /// K blocks of a tile: K/128, or (k-grouped) the group's.
   Value tileKBlocks(Value group) {
@@ -254,6 +314,8 @@ private:
       LLVM::StoreOp::create(b, loc, v,
                             k.elementAt(k.byteAt(smem, l.countOff), gi, 4));
     }
+    if (l.kGrouped())
+      copyMapTemplates();
     if (l.cluster > 1) {
       // The peer's barriers are initialised before anyone uses them.
       NVVM::ClusterArriveOp::create(b, loc, nullptr);
@@ -343,12 +405,15 @@ private:
   void kGroupedTileLoop(TileBody body) {
     const int64_t mBlocks = (l.m + l.blockM - 1) / l.blockM;
     const int64_t perGroup = mBlocks * l.nBlocks;
+    // Iteration values: the ring counter and the tiles with K blocks so far
+    // (whose count picks the producer's workspace slot).
     auto loop = scf::ForOp::create(b, loc, firstTile, tiles, tileStep,
-                                   ValueRange{k.c32(0)});
+                                   ValueRange{k.c32(0), k.c32(0)});
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
     Value t = loop.getInductionVar();
     Value it = loop.getRegionIterArgs()[0];
+    Value done = loop.getRegionIterArgs()[1];
     Value group = k.divu(t, k.c32(perGroup));
     auto sched = ScheduleTileOp::create(
         b, loc, k.i32, k.i32, k.remu(t, k.c32(perGroup)), numMBlocks,
@@ -356,15 +421,17 @@ private:
         b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup, 1)));
     Value some = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
                                        groupInt(group, 0), k.c32(0));
-    auto guard = scf::IfOp::create(b, loc, TypeRange{k.i32}, some,
+    auto guard = scf::IfOp::create(b, loc, TypeRange{k.i32, k.i32}, some,
                                    /*withElseRegion=*/true);
     b.setInsertionPointToStart(guard.thenBlock());
-    scf::YieldOp::create(
-        b, loc, body(sched.getMBlock(), sched.getNBlock(), group, it));
+    kgSlot = k.remu(done, k.c32(l.groupMapSlots()));
+    Value next = body(sched.getMBlock(), sched.getNBlock(), group, it);
+    kgSlot = Value();
+    scf::YieldOp::create(b, loc, ValueRange{next, k.add(done, k.c32(1))});
     b.setInsertionPointToStart(guard.elseBlock());
-    scf::YieldOp::create(b, loc, it);
+    scf::YieldOp::create(b, loc, ValueRange{it, done});
     b.setInsertionPointAfter(guard);
-    scf::YieldOp::create(b, loc, guard.getResult(0));
+    scf::YieldOp::create(b, loc, guard.getResults());
   }
 
   /// Contiguous layout given by offsets (end row of each group, groups
@@ -499,11 +566,16 @@ private:
           c.push_back(group);
         return c;
       };
-      // k-grouped: the group's maps of A_g and B_g and its first K block in
-      // the scales.
-      Value mapA = l.kGrouped() ? groupMap(group, 0) : tensorMap(kMapA);
-      Value mapB = l.kGrouped() ? groupMap(group, 1) : tensorMap(kMapB);
-      Value kBase = l.kGrouped() ? groupInt(group, 1) : k.c32(0);
+      // k-grouped: the group's maps of A_g and B_g, written for this tile,
+      // and its first K block in the scales.
+      Value mapA, mapB, kBase = k.c32(0);
+      if (l.kGrouped()) {
+        std::tie(mapA, mapB) = writeGroupMaps(group);
+        kBase = groupInt(group, 1);
+      } else {
+        mapA = tensorMap(kMapA);
+        mapB = tensorMap(kMapB);
+      }
       auto kLoop = scf::ForOp::create(b, loc, k.c32(0), tileKBlocks(group),
                                       k.c32(1), ValueRange{it});
       OpBuilder::InsertionGuard guard(b);
@@ -1004,6 +1076,8 @@ private:
   // cluster has one; while its body is built, the CTA's K share.
   Value fullTiles, tailTiles, hasTail, kStart, kCount;
   bool inTail = false;
+  // k-grouped, while a tile's body is built: its workspace slot.
+  Value kgSlot;
 };
 } // namespace
 
@@ -1018,8 +1092,9 @@ LLVM::LLVMFuncOp mlir::dgemm::buildGemmKernel(OpBuilder &b, Location loc,
   // (parameter index, bytes) of the by-value parameters.
   SmallVector<std::pair<unsigned, int64_t>, 5> byValue;
   if (l.kGrouped()) {
-    // KGroupedKernelParam: the group table, then three tensor maps.
-    params = {ptr, ptr, ptr, ptr};
+    // KGroupedKernelParam: the group table, three tensor maps, the
+    // addresses of A and B, the workspace.
+    params = {ptr, ptr, ptr, ptr, ptr1, ptr1, ptr1};
     byValue = {{kKgTable, l.groupTableBytes()},
                {kKgMapSFA, 128},
                {kKgMapSFB, 128},

@@ -35,10 +35,21 @@ enum GemmKernelParam {
 };
 
 /// Parameters of the k-grouped kernel (dgemm.k_grouped_gemm), in order:
-/// the group table (by value: G x {CUtensorMap of A_g, CUtensorMap of B_g},
-/// then G x {i32 K blocks of g, i32 first K block of g in the scales}), the
-/// maps of A's and B's scales [sum K/128, M|N], and D's 3-D map [G, M, N].
-enum KGroupedKernelParam { kKgTable = 0, kKgMapSFA, kKgMapSFB, kKgMapD };
+/// the group table (by value: the template maps of A's and B's blocks, then
+/// G x {i32 K blocks of g, i32 first K block of g}), the maps of A's and
+/// B's scales [sum K/128, M|N], D's 3-D map [G, M, N], the addresses of A
+/// and B (flat: A_g [M, k_g] and B_g [N, k_g] one after another), and a
+/// global workspace of kKgSlots x 256 bytes per CTA where the producer
+/// writes each tile's maps of A_g and B_g (TensorMapUpdate.h).
+enum KGroupedKernelParam {
+  kKgTable = 0,
+  kKgMapSFA,
+  kKgMapSFB,
+  kKgMapD,
+  kKgPtrA,
+  kKgPtrB,
+  kKgWorkspace
+};
 
 /// Builds the kernel at the builder's insertion point (inside a gpu.module
 /// that holds the dynamic shared memory global `smemSymbol`).

@@ -113,10 +113,16 @@ struct KernelLayout {
   /// contiguous layout's offsets).
   bool groupsInSmem() const { return masked() || groupOffsets; }
   int64_t outBytes() const { return f32Out ? 4 : 2; }
-  /// k-grouped: bytes of the group table parameter (per group the tensor
-  /// maps of A_g and B_g, then per group two i32: K blocks and the first K
+  /// k-grouped: bytes of the group table parameter (the template maps of
+  /// A's and B's blocks, then per group two i32: K blocks and the first K
   /// block in the scales).
-  int64_t groupTableBytes() const { return 264 * groups; }
+  int64_t groupTableBytes() const { return 256 + 8 * groups; }
+  /// k-grouped: slots of the per-CTA ring of group maps in the workspace
+  /// (each slot the maps of A_g and B_g, 256 bytes). A slot is rewritten
+  /// stages + 1 non-empty tiles after its last use: by then the producer
+  /// has waited for the consumers to release every stage that tile filled
+  /// (GemmKernel.cpp), so no TMA load still reads it.
+  int64_t groupMapSlots() const { return stages + 1; }
 };
 
 } // namespace mlir::dgemm

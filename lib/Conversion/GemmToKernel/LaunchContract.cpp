@@ -7,8 +7,10 @@
 // D = 5; with an accumulate input: C = 4, D = 5), and what the kernel
 // computes: `layout` 1 contiguous, 2 masked (with the group count), 3 the
 // weight-gradient GEMM (1x128 B scales, f32 D += A * B^T, C = D), 4 the
-// k-grouped one (a group_table parameter: the runtime builds each group's
-// maps of A_g and B_g from the k_g it is given), 5 another variant the
+// k-grouped one (a group_table parameter: template maps of A's and B's
+// blocks and each group's K blocks, from the k_g the runtime is given; a
+// workspace parameter: device memory per CTA the runtime allocates for the
+// launch, where the kernel writes the groups' maps), 5 another variant the
 // runtime does not launch, 6 the contiguous layout given by offsets;
 // absent: the normal bf16 GEMM.
 //
@@ -47,7 +49,7 @@ struct ContractBuilder {
 static DictionaryAttr buildKGroupedContract(ContractBuilder &c,
                                             const KernelLayout &l) {
   Builder &b = c.b;
-  SmallVector<Attribute> params(4);
+  SmallVector<Attribute> params(7);
   params[kKgTable] = b.getDictionaryAttr(
       {b.getNamedAttr("kind", b.getStringAttr("group_table")),
        c.i64("operand", 0), c.i64("operand_b", 2),
@@ -59,6 +61,15 @@ static DictionaryAttr buildKGroupedContract(ContractBuilder &c,
   int64_t boxN = l.dSwizzle ? 32 : l.blockN;
   params[kKgMapD] = c.tensorMap(5, {2, 1, 0}, {boxN, l.blockM, 1},
                                 l.dSwizzle ? 128 : 0, "f32");
+  auto ptr = [&](int64_t operand) {
+    return b.getDictionaryAttr({b.getNamedAttr("kind", b.getStringAttr("ptr")),
+                                c.i64("operand", operand)});
+  };
+  params[kKgPtrA] = ptr(0);
+  params[kKgPtrB] = ptr(2);
+  params[kKgWorkspace] = b.getDictionaryAttr(
+      {b.getNamedAttr("kind", b.getStringAttr("workspace")),
+       c.i64("bytes", 256 * l.groupMapSlots())});
   return b.getDictionaryAttr(
       {c.i64("block", l.threads), c.i64("cluster", l.cluster),
        c.i64("dynamic_smem", l.smemBytes), c.i64("max_ctas", l.maxCtas),

@@ -77,9 +77,10 @@ static std::string unsupported(GroupedGemmOp op,
   return unsupportedConfig(c);
 }
 
-/// The most groups of a k-grouped kernel: its group table (264 bytes per
-/// group) and three tensor maps are kernel parameters, at most 32764 bytes.
-static constexpr int64_t kMaxKGroups = 120;
+/// The most groups of a k-grouped kernel: its group table (two template
+/// maps and 8 bytes per group), three tensor maps and three addresses are
+/// kernel parameters, at most 32764 bytes (the runtime's kMaxKGroups).
+static constexpr int64_t kMaxKGroups = 4000;
 
 static std::string unsupported(KGroupedGemmOp op,
                                const ::dgemm::KernelConfig &c) {
@@ -88,8 +89,8 @@ static std::string unsupported(KGroupedGemmOp op,
   int64_t groups = cast<MemRefType>(op.getD().getType()).getDimSize(0);
   if (groups > kMaxKGroups)
     return "at most " + std::to_string(kMaxKGroups) +
-           " groups (the groups' tensor maps are kernel parameters, 32 KB "
-           "at most), got " +
+           " groups (the group table is a kernel parameter, 32 KB at most), "
+           "got " +
            std::to_string(groups);
   if (c.clusterSize > 1)
     return "the k-grouped kernel is not lowered with clusters";
