@@ -95,7 +95,7 @@ dgemm_status dgemm_wgrad_gemm_fp8_fp32_nt(const dgemm_tensor *a,
  * a_scale [sum(k_g)/128, M] and b_scale [sum(k_g)/128, N] f32, rows of M (N)
  * scales with unit stride and row strides a multiple of 4 (16-byte rows);
  * D [G, M, N] contiguous. `ks` (host memory) holds the num_groups k_g, each
- * a non-negative multiple of 128 (empty groups add nothing); 1 <= G <= 4000;
+ * a non-negative multiple of 128 (empty groups add nothing); 1 <= G <= 3984;
  * N % 8 == 0. Accumulates in place like dgemm_wgrad_gemm_fp8_fp32_nt. */
 dgemm_status dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt(
     const dgemm_tensor *a, const dgemm_tensor *a_scale, const dgemm_tensor *b,

@@ -127,7 +127,7 @@ def launch_wgrad_kernel_ir(kernel_ir, lhs, rhs, out, *, stream=None) -> None:
     del args
 
 
-_MAX_K_GROUPS = 4000
+_MAX_K_GROUPS = 3984
 
 
 def k_grouped_wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, out, ks, ks_tensor=None, *,
@@ -147,7 +147,7 @@ def k_grouped_wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, out, ks, ks_tensor=None, *,
             ``sfb`` [Σk_g/128, N] as ``sfa``.
         out: ``D`` [G, M, N] ``torch.float32``, contiguous; D[g] += A_g·B_gᵀ.
         ks: the G values k_g (host ints), each a non-negative multiple of
-            128 (k_g = 0 leaves D[g] unchanged); 1 <= G <= 4000.
+            128 (k_g = 0 leaves D[g] unchanged); 1 <= G <= 3984.
         ks_tensor: accepted for DeepGEMM compatibility and not read (the
             kernel takes the k_g from ``ks``, as launch parameters: no
             device-to-host read).

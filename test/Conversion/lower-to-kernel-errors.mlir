@@ -104,12 +104,12 @@ func.func @contiguous_dynamic_groups(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x
 // -----
 
 // The k-grouped kernel's group table (two template maps and 8 bytes per
-// group), its maps and addresses are kernel parameters: at most 4000 groups.
+// group), its maps and addresses are kernel parameters: at most 3984 groups.
 func.func @k_grouped_too_many(%a: memref<?xf8E4M3FN>, %sa: memref<?x512xf32>, %b: memref<?xf8E4M3FN>,
-    %sb: memref<?x512xf32>, %ks: memref<4001xi32>, %d: memref<4001x512x512xf32>) {
-  // expected-error @+1 {{cannot be lowered: at most 4000 groups (the group table is a kernel parameter, 32 KB at most), got 4001}}
+    %sb: memref<?x512xf32>, %ks: memref<3985xi32>, %d: memref<3985x512x512xf32>) {
+  // expected-error @+1 {{cannot be lowered: at most 3984 groups (the group table is a kernel parameter, 32 KB at most), got 3985}}
   dgemm.k_grouped_gemm ins(%a, %sa, %b, %sb : memref<?xf8E4M3FN>, memref<?x512xf32>,
-      memref<?xf8E4M3FN>, memref<?x512xf32>) ks(%ks : memref<4001xi32>) outs(%d : memref<4001x512x512xf32>)
+      memref<?xf8E4M3FN>, memref<?x512xf32>) ks(%ks : memref<3985xi32>) outs(%d : memref<3985x512x512xf32>)
       {recipe = #dgemm.recipe<a = 1x128, b = 1x128>,
        config = #dgemm.config<block_m = 128, block_n = 128, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 4, num_sms = 132>}
   return

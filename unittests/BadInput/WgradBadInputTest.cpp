@@ -166,25 +166,25 @@ TEST(WgradBadInput, KGrouped) {
   expectRow("dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt", "k128", "k_1 = 64", DGEMM_ERROR_INVALID_ARGUMENT,
             "ks[1] = 64 must be a non-negative multiple of 128", {},
             kGrouped([](KGrouped &k) { k.ks[1] = 64; }));
-  expectRow("dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt", "overflow32", "4001 groups", DGEMM_ERROR_INVALID_ARGUMENT,
-            "the k-grouped GEMM takes 1 to 4000 groups (the group table is a "
-            "kernel parameter), got 4001",
+  expectRow("dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt", "overflow32", "3985 groups", DGEMM_ERROR_INVALID_ARGUMENT,
+            "the k-grouped GEMM takes 1 to 3984 groups (the group table is a "
+            "kernel parameter), got 3985",
             {}, kGrouped([](KGrouped &k) {
-              k.ks.assign(4001, 0);
-              k.groups = 4001;
-              k.d.shape[0] = 4001;
+              k.ks.assign(3985, 0);
+              k.groups = 3985;
+              k.d.shape[0] = 3985;
             }));
   o = expectRow("dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt", "none",
-                "4000 groups (k_g = 128 for every tenth, else 0)", DGEMM_OK,
+                "3984 groups (k_g = 128 for every tenth, else 0)", DGEMM_OK,
                 "", {}, kGrouped([](KGrouped &k) {
-                  k.ks.assign(4000, 0);
+                  k.ks.assign(3984, 0);
                   for (size_t g = 0; g < k.ks.size(); g += 10)
                     k.ks[g] = 128;
-                  k.groups = 4000;
-                  k.d.shape[0] = 4000;
-                  k.a.shape[0] = 200 * 400 * 128;
-                  k.b.shape[0] = 136 * 400 * 128;
-                  k.sa.shape[0] = k.sb.shape[0] = 400;
+                  k.groups = 3984;
+                  k.d.shape[0] = 3984;
+                  k.a.shape[0] = 200 * 399 * 128;
+                  k.b.shape[0] = 136 * 399 * 128;
+                  k.sa.shape[0] = k.sb.shape[0] = 399;
                 }));
   EXPECT_EQ(o.launches, 1);
   expectRow("dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt", "driver-fault",

@@ -79,9 +79,10 @@ struct KGroupedShape {
 };
 
 /// The most groups of the k-grouped GEMM: the kernel's group table (two
-/// template maps and 8 bytes per group) is a kernel parameter, and all
-/// parameters fit in 32764 bytes (the lowering's limit is the same).
-constexpr int64_t kMaxKGroups = 4000;
+/// template maps and 8 bytes per group) is a kernel parameter; at 3984
+/// groups the parameters take 32536 bytes, the most the H200's driver was
+/// seen to load (the lowering's limit is the same; LowerToKernel.cpp).
+constexpr int64_t kMaxKGroups = 3984;
 
 /// Checks the operands of dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt (A, A
 /// scales, B, B scales, D of `ops`; `groups` unused) and the host array `ks`
