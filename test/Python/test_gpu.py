@@ -411,6 +411,48 @@ class Gpu(unittest.TestCase):
                 rec, _ = run_wgrad.check_kgrouped(torch, dgemm, m, n, ks, seed=i)
                 self.assertTrue(rec["ok"], rec)
 
+    def test_k_grouped_in_cuda_graph_and_on_two_streams(self):
+        # The k-grouped launch allocates its workspace on the stream
+        # (cuMemAllocAsync) and frees it after: captured into a graph as
+        # allocation and free nodes; two streams at once get their own.
+        import run_wgrad
+        m, n, ks = 96, 256, [128 * (i % 3) for i in range(200)]
+        inp, deq = run_wgrad.make_kgrouped_inputs(torch, dgemm, m, n, ks, seed=40)
+        lhs, rhs = (inp["a"], inp["sa"]), (inp["b"], inp["sb"])
+
+        def expect(d, times):
+            for i, (pa, pb) in enumerate(deq):
+                want = inp["d0"][i].double()
+                if pa is not None:
+                    want = want + times * (pa @ pb.t())
+                err = (d[i].double() - want).abs().max().item()
+                scale = want.abs().max().item() + 1.0
+                self.assertLess(err / scale, 2e-2, "group %d after %d adds" % (i, times))
+
+        d = inp["d0"].clone()
+        dgemm.k_grouped_wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, d, ks)  # compiled, loaded
+        torch.cuda.synchronize()
+        d.copy_(inp["d0"])
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            dgemm.k_grouped_wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, d, ks)
+        torch.cuda.synchronize()
+        self.assertTrue(torch.equal(d, inp["d0"]), "capture must not run the GEMM")
+        g.replay()
+        g.replay()
+        torch.cuda.synchronize()
+        expect(d, 2)
+        outs = [inp["d0"].clone() for _ in range(2)]
+        streams = [torch.cuda.Stream() for _ in range(2)]
+        torch.cuda.synchronize()
+        for out, st in zip(outs, streams):
+            with torch.cuda.stream(st):
+                for _ in range(3):
+                    dgemm.k_grouped_wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, out, ks)
+        torch.cuda.synchronize()
+        for out in outs:
+            expect(out, 3)
+
 
 if __name__ == "__main__":
     unittest.main()
