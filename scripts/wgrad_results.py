@@ -73,10 +73,13 @@ def render(records, source_name):
                                    for r in ktimed]), 2), len(ktimed)))
     if kgrp:
         empty = sum(1 for r in kgrp for k in r.get("ks", []) if k == 0)
+        many = sorted({len(r.get("ks", [])) for r in kgrp if len(r.get("ks", [])) > 8})
         out.append("- Checks: %d of %d cases pass (random ones with 1-8 groups, empty groups "
                    "(%d in all, each bit-for-bit unchanged), one-block groups, M and N not "
-                   "multiples of the block); each group against its own float64 reference." % (
-                       sum(1 for r in kgrp if r.get("ok")), len(kgrp), empty))
+                   "multiples of the block%s); each group against its own float64 reference." % (
+                       sum(1 for r in kgrp if r.get("ok")), len(kgrp), empty,
+                       (", and cases of %s groups" % " and ".join(str(g) for g in many))
+                       if many else ""))
     for r in wgrad + kgrp:
         if not r.get("ok"):
             out.append("- **FAIL** %s M=%s N=%s %s: %s" % (
