@@ -24,6 +24,10 @@ def DGEMM_Dialect : Dialect {
     kernels (wgmma, TMA, mbarrier).
   }];
   let useDefaultAttributePrinterParser = 1;
+  // The kernel-level ops use LLVM types (shared-memory pointers, fragment
+  // structs): parsing one builds them, so the LLVM dialect must be loaded
+  // with this one (else the parser dereferences an unregistered type).
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // DGEMM_DIALECT_TD
