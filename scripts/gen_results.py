@@ -530,7 +530,8 @@ def main(argv=None):
     if args.grouped and args.grouped.is_file():
         import grouped_results
         text = text.rstrip("\n") + "\n\n" + grouped_results.render(
-            read_jsonl(args.grouped), args.grouped.name, (deepgemm or {}).get("rows"))
+            read_jsonl(args.grouped), args.grouped.name, (deepgemm or {}).get("rows"),
+            records)
     if args.wgrad and args.wgrad.is_file():
         import wgrad_results
         text = text.rstrip("\n") + "\n\n" + wgrad_results.render(

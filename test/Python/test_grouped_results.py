@@ -53,23 +53,34 @@ def case(layout, m, n, k, tflops, normal, loop, kind="equal", ok=True, **extra):
 class Render(unittest.TestCase):
     def test_table_and_ratios(self):
         rows = {("contiguous", 8192, 4096, 7168): dict(deepgemm_tflops=1434.0,
-                                                       torch_blockwise_tflops=1293.0)}
+                                                       torch_blockwise_tflops=1293.0),
+                ("normal", 4096, 4096, 7168): dict(deepgemm_tflops=1365.0,
+                                                   torch_blockwise_tflops=1263.0,
+                                                   cublas_per_tensor_tflops=1520.0)}
+        bench = [dict(m=4096, n=4096, k=7168, peers=dict(cublas_per_tensor=dict(tflops=1300.0))),
+                 dict(m=128, n=4096, k=7168, peers=dict(cublas_per_tensor=dict(tflops=400.0)))]
         recs = [dict(type="meta", date="2026-12-01", commit="abc"),
                 case("contiguous", 8192, 4096, 7168, 1200.0, 1250.0, 1100.0),
                 case("masked", 256, 7168, 2048, 500.0, 600.0, 400.0, kind="random"),
                 case("masked", 300, 512, 256, 0, 0, 0, kind="random", ok=False,
                      graph_replay=dict(ok=True, replays=[dict(sizes=[1, 2], ok=True)]))]
-        text = gr.render(recs, "g.jsonl", rows)
+        text = gr.render(recs, "g.jsonl", rows, bench)
         self.assertIn("| contiguous | 4 | 8192 | 4096 | 7168 | equal | 1200 | 1250 | 0.96 | "
-                      "1100 | 1300 | 1434 | 0.98 | ok |", text)
+                      "1100 | 1300 | 1434 | 0.98 | 0.98 | ok |", text)
         # (1200 / 1100) / (1434 / 1293) = 0.98
         self.assertAlmostEqual(gr.vs_deepgemm(recs[1], rows), (1200 / 1100) / (1434 / 1293))
+        # 1200 / (1434 * 1300 / 1520) = 0.978
+        self.assertAlmostEqual(gr.vs_deepgemm_cublas(recs[1], rows, gr.cublas_at_4096(bench)),
+                               1200 / (1434 * 1300 / 1520))
+        # Without this run's cuBLAS at M = 4096 (or PEERS' row): no ratio.
+        self.assertIsNone(gr.vs_deepgemm_cublas(recs[1], rows, {}))
+        self.assertIn("| 1434 | 0.98 | - | ok |", gr.render(recs, "g.jsonl", rows))
         self.assertIn("x U(0.7,1.3)", text)
         self.assertIn("1 of 2 pass the strict check", text)
         self.assertIn("replayed 1 times", text)
         self.assertIn("**FAIL** masked G=4 m=300", text)
-        self.assertIn("contiguous, equal sizes: geomean vs normal GEMM 0.96, vs DeepGEMM 0.98",
-                      text)
+        self.assertIn("contiguous, equal sizes: geomean vs normal GEMM 0.96, vs DeepGEMM 0.98 "
+                      "through the torch loop, 0.98 through cuBLAS (1 shapes)", text)
 
 
 
