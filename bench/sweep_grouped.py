@@ -12,6 +12,8 @@ The config the runtime selects (what dgemm-opt's dgemm-select-config picks
 with the runtime's capabilities) is timed through the public call.
 
   DGEMM_OPT=.../dgemm-opt PYTHONPATH=python python3 bench/sweep_grouped.py --out sweep.jsonl
+  ... --layout masked --blocks 256x128,256x112 --multicast   # those tiles, with and
+                                                              # without multicast A
 
 One JSON line per shape: {layout, groups, m, n, k, selected, selected_us,
 best, best_us, candidates: [{config, us} ...]}; scripts/check_sweep.py
@@ -71,10 +73,23 @@ def candidates(shape, sms=132):
     return out
 
 
-def lower(shape, bm, bn, group, ctas):
+def with_multicast(cands, n):
+    """Each candidate, and its multicast-A variant (2-CTA clusters of N
+    neighbours: even N blocks, an even CTA count) where N allows it."""
+    out = []
+    for bm, bn, group, ctas in cands:
+        out.append((bm, bn, group, ctas, False))
+        if sweep.ceil_div(n, bn) % 2 == 0:
+            out.append((bm, bn, group - group % 2 if group > 1 else 1, ctas + ctas % 2, True))
+    return out
+
+
+def lower(shape, bm, bn, group, ctas, multicast=False):
     """(config, kernel IR) for the most stages the verifier accepts."""
     for stages in range(8, 2, -1):
         cfg = sweep.config_text(bm, bn, stages, group, ctas)
+        if multicast:
+            cfg = cfg.replace("cluster = 1, multicast = none", "cluster = 2, multicast = a")
         r = subprocess.run([sweep.DGEMM_OPT, "--dgemm-lower-to-kernel"],
                            input=grouped_ir(shape, cfg), capture_output=True, text=True)
         if r.returncode == 0:
@@ -98,6 +113,10 @@ def main(argv=None):
     ap.add_argument("--time-budget", type=float, default=0.0)
     ap.add_argument("--layout", choices=("contiguous", "masked"),
                     help="sweep the shapes of this layout only")
+    ap.add_argument("--blocks", default="",
+                    help="only these block shapes, e.g. 256x128,128x192")
+    ap.add_argument("--multicast", action="store_true",
+                    help="also each candidate with multicast A (2-CTA clusters)")
     args = ap.parse_args(argv)
     import torch
     dgemm = run_bench.import_dgemm()
@@ -116,8 +135,14 @@ def main(argv=None):
             lhs, rhs = (case.a, case.sa_tma), (case.b, case.sb)
             groups = case.m_indices if shape["layout"] == "contiguous" else case.masked_m
             rec = dict(layout=shape["layout"], groups=g, m=m, n=n, k=k, candidates=[])
+            cands = candidates(shape)
+            if args.blocks:
+                keep = {tuple(int(x) for x in b.split("x")) for b in args.blocks.split(",")}
+                cands = [c for c in cands if (c[0], c[1]) in keep]
+            cands = with_multicast(cands, n) if args.multicast else \
+                [c + (False,) for c in cands]
             with ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as pool:
-                lowered = list(pool.map(lambda c: lower(shape, *c), candidates(shape)))
+                lowered = list(pool.map(lambda c: lower(shape, *c), cands))
             for cfg, kernel_ir in lowered:
                 if kernel_ir is None:
                     continue

@@ -479,9 +479,11 @@ private:
     rows = arith::MaxSIOp::create(b, loc, rows, k.c32(0));
     return arith::MinSIOp::create(b, loc, rows, fn.getArgument(kM));
   }
-  /// Tiles of group g.
+  /// Units of work of group g: tiles, or with a cluster, pairs of
+  /// neighbouring tiles along N.
   Value maskedTiles(Value g) {
-    return k.mul(k.ceilDiv(maskedRows(g), l.blockM), k.c32(l.nBlocks));
+    return k.mul(k.ceilDiv(maskedRows(g), l.blockM),
+                 k.c32(l.nBlocks / l.mcast));
   }
 
   /// scf.while over t = firstTile, firstTile + step, ...: before each tile
@@ -536,10 +538,12 @@ private:
     Value mBlocks = k.ceilDiv(maskedRows(grp), l.blockM);
     auto sched = ScheduleTileOp::create(
         b, loc, i32, i32, k.sub(t, base), mBlocks,
-        b.getI32IntegerAttr(l.nBlocks),
-        b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup, 1)));
-    Value next = body(sched.getMBlock(), sched.getNBlock(), grp,
-                      after->getArgument(3));
+        b.getI32IntegerAttr(l.nBlocks / l.mcast),
+        b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup / l.mcast, 1)));
+    Value nBlock = sched.getNBlock();
+    if (l.mcast > 1) // the pair's tile of this CTA
+      nBlock = k.add(k.mul(nBlock, k.c32(l.mcast)), rank);
+    Value next = body(sched.getMBlock(), nBlock, grp, after->getArgument(3));
     scf::YieldOp::create(b, loc,
                          ValueRange{k.add(t, tileStep), grp, base, next});
   }
@@ -597,7 +601,7 @@ private:
         // This CTA's half of A's rows, into the same place in both CTAs.
         Value rows = k.mul(rank, k.c32(l.blockM / l.mcast));
         loadTile(k.byteAt(aStage, k.mul(rows, k.c32(128))), mapA,
-                 {k0, k.add(m0, rows)}, full,
+                 at(k0, k.add(m0, rows), l.masked()), full,
                  LLVM::ConstantOp::create(b, loc, b.getI16Type(),
                                           (1 << l.mcast) - 1));
       } else {

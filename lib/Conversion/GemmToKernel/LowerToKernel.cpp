@@ -66,8 +66,6 @@ static std::string unsupported(GroupedGemmOp op,
   if (b.isDynamicDim(0))
     return "the group count (B's first dimension) must be static";
   bool masked = op.getLayout().getLayout() == GroupedLayout::Masked;
-  if (masked && c.clusterSize > 1)
-    return "the masked layout is not lowered with clusters (multicast = none)";
   if (masked) {
     // D is addressed as a dense [G, M_max, N] by the kernel.
     auto d = cast<MemRefType>(op.getD().getType());
