@@ -63,19 +63,6 @@ func.func @wgrad_cluster(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, stri
 
 // -----
 
-// The masked layout is not lowered with clusters.
-func.func @masked_cluster(%a: memref<4x256x7168xf8E4M3FN>, %sa: memref<4x256x56xf32, strided<[14336, 1, 256]>>,
-    %b: memref<4x4096x7168xf8E4M3FN>, %sb: memref<4x32x56xf32>, %mm: memref<4xi32>, %d: memref<4x256x4096xbf16>) {
-  // expected-error @+1 {{cannot be lowered: the masked layout is not lowered with clusters (multicast = none)}}
-  dgemm.grouped_gemm #dgemm.grouped<masked> ins(%a, %sa, %b, %sb : memref<4x256x7168xf8E4M3FN>,
-      memref<4x256x56xf32, strided<[14336, 1, 256]>>, memref<4x4096x7168xf8E4M3FN>, memref<4x32x56xf32>)
-      groups(%mm : memref<4xi32>) outs(%d : memref<4x256x4096xbf16>)
-      {config = #dgemm.config<block_m = 128, block_n = 128, stages = 5, cluster = 2, multicast = a, math_warpgroups = 2, swizzle_group = 16, num_sms = 128>}
-  return
-}
-
-// -----
-
 // The masked kernel addresses D as a dense [G, M_max, N].
 func.func @masked_strided_d(%a: memref<4x256x7168xf8E4M3FN>, %sa: memref<4x256x56xf32, strided<[14336, 1, 256]>>,
     %b: memref<4x4096x7168xf8E4M3FN>, %sb: memref<4x32x56xf32>, %mm: memref<4xi32>,

@@ -105,6 +105,31 @@ func.func @masked(%a: memref<4x256x7168xf8E4M3FN>, %sa: memref<4x256x56xf32, str
 
 // -----
 
+// Masked with multicast A (2-CTA clusters, N neighbours): the walk counts
+// pairs of tiles (16 per M block), each CTA takes the pair's tile rank + 2
+// * n and loads half of A's rows (a 64-row box, at m0 + 64 * rank) with
+// the group coordinate into both CTAs.
+// CHECK-LABEL: llvm.func @dgemm_grouped_masked_g4_n4096_k7168_bm128_bn128_s5_g16_c128_mca_p2(
+// CHECK-SAME: {box = [128, 64, 1], dims = [2, 1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}
+// CHECK: nvvm.read.ptx.sreg.cluster.ctarank
+// CHECK: arith.muli %{{.+}}, %c16_i32
+// CHECK: dgemm.schedule_tile %{{.+}}, %{{.+}} {num_n_blocks = 16 : i32, swizzle_group = 8 : i32}
+// CHECK: %[[N2:.+]] = arith.muli %{{.+}}, %c2_i32
+// CHECK: arith.addi %[[N2]], %{{.+}}
+// CHECK: %[[HALF:.+]] = arith.muli %{{.+}}, %c64_i32
+// CHECK: %[[ROW:.+]] = arith.addi %{{.+}}, %[[HALF]]
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg0, %{{.+}}, box[%{{.+}}, %[[ROW]], %{{.+}}] multicast_mask = %{{.+}}
+func.func @masked_multicast(%a: memref<4x256x7168xf8E4M3FN>, %sa: memref<4x256x56xf32, strided<[14336, 1, 256]>>,
+    %b: memref<4x4096x7168xf8E4M3FN>, %sb: memref<4x32x56xf32>, %mm: memref<4xi32>, %d: memref<4x256x4096xbf16>) {
+  dgemm.grouped_gemm #dgemm.grouped<masked> ins(%a, %sa, %b, %sb : memref<4x256x7168xf8E4M3FN>,
+      memref<4x256x56xf32, strided<[14336, 1, 256]>>, memref<4x4096x7168xf8E4M3FN>, memref<4x32x56xf32>)
+      groups(%mm : memref<4xi32>) outs(%d : memref<4x256x4096xbf16>)
+      {config = #dgemm.config<block_m = 128, block_n = 128, stages = 5, cluster = 2, multicast = a, math_warpgroups = 2, swizzle_group = 16, num_sms = 128>}
+  return
+}
+
+// -----
+
 // A masked tile wider than the matrix (block_n 104 > N 96): the row store
 // predicates columns, so it lowers (fuzz/gen_gemm_ops.py found the lowering
 // failing inside the store op's verifier, which required ld >= block_n).
