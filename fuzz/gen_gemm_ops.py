@@ -503,15 +503,15 @@ class Rules:
         rules) 256, no multicast of B; normal: either recipe, a bf16 or f32 D,
         an accumulate input only when it is D itself, and no cluster for the
         weight-gradient forms (1x128 B scales or an f32 D); grouped: a
-        static group count; masked: no cluster and an identity-layout D;
-        k-grouped: at most 120 groups, no cluster. Without a config the
+        static group count; masked: an identity-layout D; k-grouped: at
+        most 3984 groups, no cluster. Without a config the
         pipeline selects one within those bounds."""
         o = c.operands
         if o["a"].elem != "f8E4M3FN" or o["b"].elem != "f8E4M3FN":
             return False
         wgrad_form = False
         if c.kind == "kgrouped":
-            if o["d"].shape[0] > 120:
+            if o["d"].shape[0] > 3984:
                 return False
             wgrad_form = True
         elif c.kind == "gemm":
@@ -528,7 +528,7 @@ class Rules:
         k = c.config
         if k["bm"] not in (64, 128, 256) or k["mc"] == "b":
             return False
-        if (c.kind == "masked" or wgrad_form) and k["cluster"] != 1:
+        if wgrad_form and k["cluster"] != 1:
             return False
         return True
 
