@@ -130,28 +130,6 @@ func.func @masked_multicast(%a: memref<4x256x7168xf8E4M3FN>, %sa: memref<4x256x5
 
 // -----
 
-// One masked group: the walk's group count is an opaque value (an inline
-// mov), so that LLVM does not fold the walk (ptxas spilled the 256-row
-// kernel when it did); the copy of masked_m and the walk are otherwise as
-// for more groups.
-// CHECK-LABEL: llvm.func @dgemm_grouped_masked_g1_n4096_k7168_bm256_bn128_s3_g1_c128_p2(
-// CHECK: %[[G1:.+]] = llvm.inline_asm "mov.u32 $0, 1;", "=r"  : () -> i32
-// CHECK: %[[LAST:.+]] = arith.subi %[[G1]], %c1_i32
-// CHECK: scf.while
-// CHECK: scf.while
-// CHECK: arith.minui %{{.+}}, %[[LAST]]
-// CHECK: arith.cmpi ult, %{{.+}}, %[[G1]]
-func.func @masked_one_group(%a: memref<1x1024x7168xf8E4M3FN>, %sa: memref<1x1024x56xf32, strided<[57344, 1, 1024]>>,
-    %b: memref<1x4096x7168xf8E4M3FN>, %sb: memref<1x32x56xf32>, %mm: memref<1xi32>, %d: memref<1x1024x4096xbf16>) {
-  dgemm.grouped_gemm #dgemm.grouped<masked> ins(%a, %sa, %b, %sb : memref<1x1024x7168xf8E4M3FN>,
-      memref<1x1024x56xf32, strided<[57344, 1, 1024]>>, memref<1x4096x7168xf8E4M3FN>, memref<1x32x56xf32>)
-      groups(%mm : memref<1xi32>) outs(%d : memref<1x1024x4096xbf16>)
-      {config = #dgemm.config<block_m = 256, block_n = 128, stages = 3, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 1, num_sms = 128>}
-  return
-}
-
-// -----
-
 // A masked tile wider than the matrix (block_n 104 > N 96): the row store
 // predicates columns, so it lowers (fuzz/gen_gemm_ops.py found the lowering
 // failing inside the store op's verifier, which required ld >= block_n).

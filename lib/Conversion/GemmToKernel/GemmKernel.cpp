@@ -494,20 +494,7 @@ private:
     SmallVector<Type> types(4, i32);
     SmallVector<Location> locs(4, loc);
     Value c0 = k.c32(0);
-    Value numGroups = k.c32(l.groups), lastGroup = k.c32(l.groups - 1);
-    if (l.groups == 1) {
-      // With one group LLVM folds the walk (the group is always 0) and
-      // ptxas then spills the block M 256 kernel (28-68 bytes at 232
-      // registers; none with two groups). An opaque group count keeps the
-      // walk as it is for more groups: no spills (checked at K 2048, 7168).
-      numGroups = LLVM::InlineAsmOp::create(
-                      b, loc, i32, ValueRange{}, "mov.u32 $0, 1;", "=r",
-                      /*has_side_effects=*/false, /*is_align_stack=*/false,
-                      LLVM::tailcallkind::TailCallKind::None,
-                      LLVM::AsmDialectAttr(), ArrayAttr())
-                      .getResult(0);
-      lastGroup = k.sub(numGroups, k.c32(1));
-    }
+    Value numGroups = k.c32(l.groups);
     auto loop = scf::WhileOp::create(b, loc, types,
                                      ValueRange{firstTile, c0, c0, c0});
     {
@@ -523,7 +510,7 @@ private:
                                      {loc, loc});
         Value grp = check->getArgument(0), base = check->getArgument(1);
         // Read a group in range even when g == G (the result is unused).
-        Value safe = k.minu(grp, lastGroup);
+        Value safe = k.minu(grp, k.c32(l.groups - 1));
         Value end = k.add(base, maskedTiles(safe));
         Value more = arith::AndIOp::create(
             b, loc, k.ult(grp, numGroups),
