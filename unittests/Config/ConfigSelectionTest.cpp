@@ -57,6 +57,22 @@ ProblemDesc masked(int64_t groups, int64_t mPerGroup, int64_t n, int64_t k) {
   return p;
 }
 
+/// The weight-gradient GEMM: 1x128 B scales, f32 D.
+ProblemDesc wgrad(int64_t m, int64_t n, int64_t k) {
+  ProblemDesc p = normal(m, n, k);
+  p.out = OutType::F32;
+  p.bScale = BScaleGranularity::Row1x128;
+  return p;
+}
+
+/// The k-grouped weight-gradient GEMM: `k` is the mean K per group.
+ProblemDesc kGrouped(int64_t groups, int64_t m, int64_t n, int64_t k) {
+  ProblemDesc p = wgrad(m, n, k);
+  p.kind = GemmKind::KGrouped;
+  p.groups = groups;
+  return p;
+}
+
 /// The 28 shapes of bench/SHAPES.md: 18 normal, 4 contiguous, 6 masked.
 std::vector<ProblemDesc> referenceShapes() {
   std::vector<ProblemDesc> shapes;
@@ -218,10 +234,7 @@ TEST(ConfigSelection, KernelCapabilitiesFollowTheSweep) {
   for (const ProblemDesc &p :
        {masked(1, 1024, 4096, 7168), contiguous(4, 8192, 4096, 7168)})
     EXPECT_LE(selectConfig(p, t, caps).blockM, 128) << describe(p);
-  ProblemDesc wgrad = normal(4096, 7168, 16384);
-  wgrad.out = OutType::F32;
-  wgrad.bScale = BScaleGranularity::Row1x128;
-  EXPECT_LE(selectConfig(wgrad, t, caps).blockM, 128);
+  EXPECT_LE(selectConfig(wgrad(4096, 7168, 16384), t, caps).blockM, 128);
 }
 
 TEST(ConfigSelection, RegisterBudget) {
@@ -337,18 +350,11 @@ TEST(ConfigSelection, BlockM256OnlyForNormalAndMaskedBf16) {
   EXPECT_EQ(checkConfig(c, masked(4, 1024, 4096, 7168), t), "");
   EXPECT_EQ(selectConfig(masked(4, 1024, 4096, 7168), t).blockM, 256);
   EXPECT_NE(selectConfig(masked(1, 1024, 4096, 7168), t).blockM, 256);
-  ProblemDesc wgrad = normal(4096, 4096, 7168);
-  wgrad.out = OutType::F32;
-  wgrad.bScale = BScaleGranularity::Row1x128;
-  EXPECT_EQ(checkConfig(c, wgrad, t),
+  EXPECT_EQ(checkConfig(c, wgrad(4096, 4096, 7168), t),
             "block_m = 256 is only supported for the normal GEMM and the "
             "masked layout with a bf16 output and 128x128 B scales, not the "
             "normal layout with an f32 output and 1x128 B scales");
-  ProblemDesc kg = normal(4096, 4096, 7168);
-  kg.kind = GemmKind::KGrouped;
-  kg.groups = 4;
-  kg.out = OutType::F32;
-  kg.bScale = BScaleGranularity::Row1x128;
+  ProblemDesc kg = kGrouped(4, 4096, 4096, 7168);
   EXPECT_EQ(checkConfig(c, kg, t),
             "block_m = 256 is only supported for the normal GEMM and the "
             "masked layout with a bf16 output and 128x128 B scales, not the "
@@ -426,11 +432,7 @@ TEST(ConfigSelection, MulticastRules) {
   EXPECT_EQ(c.multicast, Multicast::None);
   EXPECT_EQ(checkConfig(c, normal(4096, 4096, 7168), odd), "");
   // K-grouped: never.
-  ProblemDesc kg = normal(4096, 4096, 4096);
-  kg.kind = GemmKind::KGrouped;
-  kg.groups = 4;
-  kg.out = OutType::F32;
-  kg.bScale = BScaleGranularity::Row1x128;
+  ProblemDesc kg = kGrouped(4, 4096, 4096, 4096);
   c = selectConfig(kg, t);
   EXPECT_EQ(c.multicast, Multicast::None);
   EXPECT_EQ(checkConfig(c, kg, t), "");
@@ -612,9 +614,7 @@ TEST(ConfigSelection, WeightGradientConfigs) {
   // chunks) unless the tile covers N; chosen configs fit the registers.
   // The weight shapes measured (bench/ab_wgrad.py) get 128x192.
   {
-    ProblemDesc w = normal(4096, 7168, 8192);
-    w.out = OutType::F32;
-    w.bScale = BScaleGranularity::Row1x128;
+    ProblemDesc w = wgrad(4096, 7168, 8192);
     KernelConfig c = selectConfig(w, TargetDesc(), kernelCapabilities());
     EXPECT_EQ(c.blockM, 128);
     EXPECT_EQ(c.blockN, 192);
@@ -622,9 +622,7 @@ TEST(ConfigSelection, WeightGradientConfigs) {
   for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{4096, 7168, 8192},
                          {7168, 2112, 4096}, {24576, 1536, 4096}, {200, 24, 256},
                          {512, 40, 1024}}) {
-    ProblemDesc p = normal(m, n, k);
-    p.out = OutType::F32;
-    p.bScale = BScaleGranularity::Row1x128;
+    ProblemDesc p = wgrad(m, n, k);
     KernelConfig c = selectConfig(p, TargetDesc(), kernelCapabilities());
     EXPECT_EQ(checkConfig(c, p, TargetDesc()), "") << m << "x" << n;
     int64_t n8 = (n + 7) / 8 * 8;
@@ -635,11 +633,7 @@ TEST(ConfigSelection, WeightGradientConfigs) {
               consumerRegisterBudget(c.mathWarpgroups));
   }
   // The k-grouped problem: tiles of every group count.
-  ProblemDesc kg = normal(4096, 7168, 4096);
-  kg.kind = GemmKind::KGrouped;
-  kg.groups = 4;
-  kg.out = OutType::F32;
-  kg.bScale = BScaleGranularity::Row1x128;
+  ProblemDesc kg = kGrouped(4, 4096, 7168, 4096);
   KernelConfig c = selectConfig(kg, TargetDesc(), kernelCapabilities());
   EXPECT_EQ(checkConfig(c, kg, TargetDesc()), "");
   EXPECT_EQ(countTiles(c, kg), 4 * ((4096 + c.blockM - 1) / c.blockM) *
