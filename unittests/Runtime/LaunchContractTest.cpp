@@ -284,6 +284,14 @@ LaunchContract kGroupedSample() {
               workspace};
   return c;
 }
+
+/// checkContract of kGroupedSample() with its param `index` edited.
+template <typename Edit>
+std::string checkKGroupedEdited(size_t index, Edit edit) {
+  LaunchContract c = kGroupedSample();
+  edit(c.params[index]);
+  return checkContract(c);
+}
 } // namespace
 
 TEST(LaunchContract, WorkspaceRoundTripAndChecks) {
@@ -298,11 +306,7 @@ TEST(LaunchContract, WorkspaceRoundTripAndChecks) {
   back.params[6].bytes = 256;
   EXPECT_FALSE(back == c);
 
-  auto check = [](auto edit) {
-    LaunchContract c = kGroupedSample();
-    edit(c.params[6]);
-    return checkContract(c);
-  };
+  auto check = [](auto edit) { return checkKGroupedEdited(6, edit); };
   EXPECT_EQ(check([](ContractParam &p) { p.bytes = 0; }),
             "param 6 (workspace): bytes = 0 is not in [1, 1048576]");
   EXPECT_EQ(check([](ContractParam &p) { p.operand = 1; }),
@@ -330,11 +334,7 @@ TEST(LaunchContract, GroupTableRoundTrip) {
 }
 
 TEST(LaunchContract, GroupTableCheckMessages) {
-  auto check = [](auto edit) {
-    LaunchContract c = kGroupedSample();
-    edit(c.params[0]);
-    return checkContract(c);
-  };
+  auto check = [](auto edit) { return checkKGroupedEdited(0, edit); };
   EXPECT_EQ(check([](ContractParam &p) { p.operandB = 9; }),
             "param 0 (group_table): operand_b = 9 is not in [0, 7]");
   EXPECT_EQ(check([](ContractParam &p) { p.box = {128}; }),
