@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+#===- ab_masked_gap.py - where the masked layout's gap comes from ---------===#
+"""Why is the masked layout slower than the normal GEMM on the same work? For
+each masked shape of bench/shapes.csv (equal groups of m rows; those with
+K = 2048 unless --all), three kernels with the same #dgemm.config (the one
+dgemm-select-config picks for the masked shape) are timed alternately in one
+process with the benchmark's harness, each checked first:
+
+  masked       G groups of m rows, N, K: the selection's masked kernel
+  normal       M = G*m, N, K: the same work, B read once from DRAM
+  normal-wide  M = m, N = G*N, K: the same tiles and the same B bytes as the
+               masked kernel (each tile reads its own B rows), no group walk
+
+If normal-wide is as slow as masked, the gap comes from the B bytes; if it is
+as fast as normal, from the masked kernel itself (its walk, its stores).
+
+  DGEMM_OPT=.../dgemm-opt PYTHONPATH=python python3 bench/ab_masked_gap.py [--all] [--ir-dir DIR]
+
+--profile launches each variant once (checked), for Nsight Compute.
+--ir-dir writes each variant's kernel IR (<shape>-<variant>.mlir), for
+SASS comparisons (dgemm-opt --dgemm-kernel-to-ptx --dgemm-dump-ptx, ptxas,
+cuobjdump -sass).
+"""
+import argparse
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import run_bench  # noqa: E402
+import run_grouped  # noqa: E402
+import sweep  # noqa: E402
+import sweep_grouped  # noqa: E402
+
+
+def lower(text):
+    return subprocess.run([sweep.DGEMM_OPT, "--dgemm-lower-to-kernel"], input=text,
+                          capture_output=True, text=True, check=True).stdout
+
+
+def normal_ir(m, n, k, config):
+    del m  # the kernel takes M at run time
+    return sweep.GEMM_IR.format(n=n, k=k, kb=k // 128, nb=sweep.ceil_div(n, 128), config=config)
+
+
+class Normal:
+    """A normal GEMM's inputs, reference and kernel-IR call."""
+
+    def __init__(self, torch, dgemm, m, n, k, kernel_ir, seed):
+        self.torch, self.dgemm, self.ir = torch, dgemm, kernel_ir
+        inp = run_bench.make_inputs(torch, dgemm, m, n, k, seed=seed)
+        self.ref, _ = run_bench.reference(torch, dgemm, inp)
+        self.lhs, self.rhs = (inp["a"], inp["sfa_tma"]), (inp["b"], inp["sfb"])
+        self.d = torch.empty((m, n), dtype=torch.bfloat16, device="cuda")
+        self.flops = 2.0 * m * n * k
+
+    def call(self):
+        self.dgemm.launch_kernel_ir(self.ir, self.lhs, self.rhs, self.d)
+
+    def check(self):
+        self.d.fill_(float("nan"))
+        self.call()
+        self.torch.cuda.synchronize()
+        diff = self.dgemm.calc_diff(self.d.float(), self.ref)
+        if not diff < 1e-3:
+            raise AssertionError("check failed: calc_diff %g" % diff)
+
+
+class Masked:
+    def __init__(self, torch, dgemm, shape, kernel_ir, seed):
+        self.torch, self.dgemm, self.ir = torch, dgemm, kernel_ir
+        g, m = shape["groups"], shape["m"]
+        self.case = run_grouped.Case(torch, dgemm, shape, [m] * g, seed=seed)
+        self.flops = 2.0 * g * m * shape["n"] * shape["k"]
+
+    def call(self):
+        c = self.case
+        self.dgemm.launch_grouped_kernel_ir(self.ir, (c.a, c.sa_tma), (c.b, c.sb), c.d,
+                                            c.masked_m)
+
+    def check(self):
+        self.case.d.fill_(float("nan"))
+        self.call()
+        self.torch.cuda.synchronize()
+        chk = self.case.verify()
+        if not chk["ok"]:
+            raise AssertionError("check failed: %s" % chk)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--all", action="store_true", help="every masked shape, not only K = 2048")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--ir-dir", type=Path)
+    ap.add_argument("--profile", action="store_true",
+                    help="launch and check each variant once, no timing (under ncu)")
+    args = ap.parse_args(argv)
+    import torch
+    dgemm = run_bench.import_dgemm()
+    timer = run_bench.Timer(torch, iters=15, warmup=3)
+    shapes = [s for s in run_grouped.read_grouped_shapes()
+              if s["layout"] == "masked" and (args.all or s["k"] == 2048)]
+    for i, shape in enumerate(shapes):
+        g, m, n, k = shape["groups"], shape["m"], shape["n"], shape["k"]
+        config = sweep_grouped.selected_config(shape)
+        label = "G%d-m%d-n%d-k%d" % (g, m, n, k)
+        irs = {"masked": lower(sweep_grouped.grouped_ir(shape, config)),
+               "normal": lower(normal_ir(g * m, n, k, config))}
+        if g > 1:
+            irs["normal-wide"] = lower(normal_ir(m, g * n, k, config))
+        if args.ir_dir:
+            args.ir_dir.mkdir(parents=True, exist_ok=True)
+            for name, text in irs.items():
+                (args.ir_dir / ("%s-%s.mlir" % (label, name))).write_text(text)
+        runs = {"masked": Masked(torch, dgemm, shape, irs["masked"], seed=31 + i),
+                "normal": Normal(torch, dgemm, g * m, n, k, irs["normal"], seed=41 + i)}
+        if "normal-wide" in irs:
+            runs["normal-wide"] = Normal(torch, dgemm, m, g * n, k, irs["normal-wide"], seed=51 + i)
+        if args.profile:
+            for name, r in runs.items():
+                r.check()
+                print("%s %s checked" % (label, name), flush=True)
+            continue
+        times = {name: [] for name in runs}
+        for _ in range(args.rounds):
+            for name, r in runs.items():
+                r.check()
+                times[name].append(timer.time(r.call)["us"])
+        print("%s config %s" % (label, run_bench.short_config(config)), flush=True)
+        for name, ts in times.items():
+            flops = runs[name].flops
+            print("%s %-11s %5.0f TFLOPS %6.1f us (rounds %s)"
+                  % (label, name, flops / min(ts) / 1e6, min(ts),
+                     "/".join("%.0f" % (flops / t / 1e6) for t in ts)), flush=True)
+        del runs
+        torch.cuda.empty_cache()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

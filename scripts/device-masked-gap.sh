@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The masked layout's gap to the normal GEMM, on the GPU machine (bundle
+# carried, as for scripts/device-run.sh):
+#   run(command="bash scripts/device-masked-gap.sh", carry=[".bundle"])
+# 1. bench/ab_masked_gap.py --all: masked, normal and normal-wide kernels with
+#    the same config, timed alternately -> $OUT/ab-masked-gap.log, and their
+#    kernel IR -> $OUT/ir/
+# 2. each kernel IR to PTX (dgemm-opt), cubin (ptxas) and SASS (cuobjdump)
+#    -> $OUT/sass/<shape>-<variant>.sass
+# 3. NCU=1: Nsight Compute on one launch of each K = 2048 variant
+#    -> $OUT/ncu-masked-gap.txt
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 2
+OUT=${OUT:-/tmp/dgemm-device-out}
+mkdir -p "$OUT/ir" "$OUT/sass" "$OUT/ptx"
+if [ ! -f /tmp/dgemm/dgemm/lib/libdgemm.so ]; then
+  mkdir -p /tmp/dgemm && tar -C /tmp/dgemm -xJf "$root/.bundle/dgemm.tar.xz"
+fi
+export DGEMM_LIB=/tmp/dgemm/dgemm/lib/libdgemm.so DGEMM_OPT=/tmp/dgemm/dgemm/bin/dgemm-opt
+export PYTHONPATH="$root/python" DGEMM_CACHE_DIR=${DGEMM_CACHE_DIR:-/tmp/dgemm-gap-cache}
+export PATH="$PATH:/usr/local/cuda/bin:/usr/local/cuda-13.0/bin"
+rc=0
+timeout 300 python3 bench/ab_masked_gap.py --all --ir-dir "$OUT/ir" 2>&1 |
+  tee "$OUT/ab-masked-gap.log" || rc=1
+for ir in "$OUT"/ir/*.mlir; do
+  name=$(basename "$ir" .mlir)
+  "$DGEMM_OPT" "$ir" --dgemm-kernel-to-ptx --dgemm-dump-ptx=dir="$OUT/ptx/$name" -o /dev/null &&
+    ptxas -arch=sm_90a -v "$OUT/ptx/$name"/*.ptx -o "$OUT/ptx/$name.cubin" > "$OUT/ptx/$name.ptxas" 2>&1 &&
+    cuobjdump -sass "$OUT/ptx/$name.cubin" > "$OUT/sass/$name.sass" || { echo "sass of $name failed"; rc=1; }
+done
+ls -l "$OUT/sass"
+if [ "${NCU:-0}" = 1 ]; then
+  timeout 240 ncu --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \
+    --metrics "dram__bytes_read.sum,lts__t_sector_hit_rate.pct,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active" \
+    -k regex:dgemm python3 bench/ab_masked_gap.py --profile > "$OUT/ncu-masked-gap.txt" 2>&1 || rc=1
+  grep -E "dgemm_|Duration|DRAM Throughput|dram__bytes|hit_rate|gmma|Memory Throughput" \
+    "$OUT/ncu-masked-gap.txt" | head -80
+fi
+exit $rc
