@@ -15,6 +15,7 @@ If normal-wide is as slow as masked, the gap comes from the B bytes; if it is
 as fast as normal, from the masked kernel itself (its walk, its stores).
 
   DGEMM_OPT=.../dgemm-opt PYTHONPATH=python python3 bench/ab_masked_gap.py [--all] [--ir-dir DIR]
+      [--lower 'prefetch-b=2;prefetch-b=4']   # each variant also with these lowering options
 
 --profile launches each variant once (checked), for Nsight Compute.
 --ir-dir writes each variant's kernel IR (<shape>-<variant>.mlir), for
@@ -22,6 +23,7 @@ SASS comparisons (dgemm-opt --dgemm-kernel-to-ptx --dgemm-dump-ptx, ptxas,
 cuobjdump -sass).
 """
 import argparse
+import copy
 import re
 import subprocess
 import sys
@@ -36,8 +38,9 @@ import sweep  # noqa: E402
 import sweep_grouped  # noqa: E402
 
 
-def lower(text):
-    return subprocess.run([sweep.DGEMM_OPT, "--dgemm-lower-to-kernel"], input=text,
+def lower(text, options=""):
+    return subprocess.run([sweep.DGEMM_OPT, "--dgemm-lower-to-kernel" +
+                           ("=" + options if options else "")], input=text,
                           capture_output=True, text=True, check=True).stdout
 
 
@@ -57,6 +60,11 @@ class Normal:
         self.d = torch.empty((m, n), dtype=torch.bfloat16, device="cuda")
         self.flops = 2.0 * m * n * k
 
+    def with_ir(self, kernel_ir):
+        other = copy.copy(self)
+        other.ir = kernel_ir
+        return other
+
     def call(self):
         self.dgemm.launch_kernel_ir(self.ir, self.lhs, self.rhs, self.d)
 
@@ -75,6 +83,11 @@ class Masked:
         g, m = shape["groups"], shape["m"]
         self.case = run_grouped.Case(torch, dgemm, shape, [m] * g, seed=seed)
         self.flops = 2.0 * g * m * shape["n"] * shape["k"]
+
+    def with_ir(self, kernel_ir):
+        other = copy.copy(self)
+        other.ir = kernel_ir
+        return other
 
     def call(self):
         c = self.case
@@ -96,6 +109,9 @@ def main(argv=None):
     ap.add_argument("--all", action="store_true", help="every masked shape, not only K = 2048")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--ir-dir", type=Path)
+    ap.add_argument("--lower", default="",
+                    help="also each variant lowered with these dgemm-lower-to-kernel "
+                         "options, sets separated by ';' (e.g. 'prefetch-b=2;prefetch-b=4')")
     ap.add_argument("--profile", action="store_true",
                     help="launch and check each variant once, no timing (under ncu)")
     args = ap.parse_args(argv)
@@ -108,18 +124,26 @@ def main(argv=None):
         g, m, n, k = shape["groups"], shape["m"], shape["n"], shape["k"]
         config = sweep_grouped.selected_config(shape)
         label = "G%d-m%d-n%d-k%d" % (g, m, n, k)
-        irs = {"masked": lower(sweep_grouped.grouped_ir(shape, config)),
-               "normal": lower(normal_ir(g * m, n, k, config))}
+        sources = {"masked": sweep_grouped.grouped_ir(shape, config),
+                   "normal": normal_ir(g * m, n, k, config)}
         if g > 1:
-            irs["normal-wide"] = lower(normal_ir(m, g * n, k, config))
+            sources["normal-wide"] = normal_ir(m, g * n, k, config)
+        option_sets = [""] + ([] if args.profile else [o for o in args.lower.split(";") if o])
+        irs = {name + ("+" + o if o else ""): lower(text, o)
+               for o in option_sets for name, text in sources.items()}
         if args.ir_dir:
             args.ir_dir.mkdir(parents=True, exist_ok=True)
             for name, text in irs.items():
-                (args.ir_dir / ("%s-%s.mlir" % (label, name))).write_text(text)
-        runs = {"masked": Masked(torch, dgemm, shape, irs["masked"], seed=31 + i),
+                safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+                (args.ir_dir / ("%s-%s.mlir" % (label, safe))).write_text(text)
+        base = {"masked": Masked(torch, dgemm, shape, irs["masked"], seed=31 + i),
                 "normal": Normal(torch, dgemm, g * m, n, k, irs["normal"], seed=41 + i)}
         if "normal-wide" in irs:
-            runs["normal-wide"] = Normal(torch, dgemm, m, g * n, k, irs["normal-wide"], seed=51 + i)
+            base["normal-wide"] = Normal(torch, dgemm, m, g * n, k, irs["normal-wide"], seed=51 + i)
+        runs = {}
+        for name, text in irs.items():  # the variants share their base's inputs
+            r = base[name.split("+")[0]]
+            runs[name] = r if text is r.ir else r.with_ir(text)
         if args.profile:
             for name, r in runs.items():
                 r.check()
@@ -133,7 +157,7 @@ def main(argv=None):
         print("%s config %s" % (label, run_bench.short_config(config)), flush=True)
         for name, ts in times.items():
             flops = runs[name].flops
-            print("%s %-11s %5.0f TFLOPS %6.1f us (rounds %s)"
+            print("%s %-24s %5.0f TFLOPS %6.1f us (rounds %s)"
                   % (label, name, flops / min(ts) / 1e6, min(ts),
                      "/".join("%.0f" % (flops / t / 1e6) for t in ts)), flush=True)
         del runs

@@ -9,6 +9,10 @@
 #    -> $OUT/sass/<shape>-<variant>.sass
 # 3. NCU=1: Nsight Compute on one launch of each K = 2048 variant
 #    -> $OUT/ncu-masked-gap.txt
+# 4. SOURCE=1: Nsight Compute's warp-stall samples per SASS instruction of the
+#    4 groups x 256 rows, N 7168, K 2048 masked kernel, its normal-wide and
+#    normal kernels -> $OUT/ncu-source-masked-gap.csv
+# LOWER: extra variants' dgemm-lower-to-kernel options (ab_masked_gap.py --lower).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
@@ -21,9 +25,9 @@ export DGEMM_LIB=/tmp/dgemm/dgemm/lib/libdgemm.so DGEMM_OPT=/tmp/dgemm/dgemm/bin
 export PYTHONPATH="$root/python" DGEMM_CACHE_DIR=${DGEMM_CACHE_DIR:-/tmp/dgemm-gap-cache}
 export PATH="$PATH:/usr/local/cuda/bin:/usr/local/cuda-13.0/bin"
 rc=0
-timeout 300 python3 bench/ab_masked_gap.py --all --ir-dir "$OUT/ir" 2>&1 |
+timeout 300 python3 bench/ab_masked_gap.py --all --ir-dir "$OUT/ir" --lower "${LOWER:-}" 2>&1 |
   tee "$OUT/ab-masked-gap.log" || rc=1
-for ir in "$OUT"/ir/*.mlir; do
+for ir in "$OUT"/ir/*-masked.mlir "$OUT"/ir/*-normal.mlir "$OUT"/ir/*-normal-wide.mlir; do
   name=$(basename "$ir" .mlir)
   "$DGEMM_OPT" "$ir" --dgemm-kernel-to-ptx --dgemm-dump-ptx=dir="$OUT/ptx/$name" -o /dev/null &&
     ptxas -arch=sm_90a -v "$OUT/ptx/$name"/*.ptx -o "$OUT/ptx/$name.cubin" > "$OUT/ptx/$name.ptxas" 2>&1 &&
@@ -36,5 +40,12 @@ if [ "${NCU:-0}" = 1 ]; then
     -k regex:dgemm python3 bench/ab_masked_gap.py --profile > "$OUT/ncu-masked-gap.txt" 2>&1 || rc=1
   grep -E "dgemm_|Duration|DRAM Throughput|dram__bytes|hit_rate|gmma|Memory Throughput" \
     "$OUT/ncu-masked-gap.txt" | head -80
+fi
+if [ "${SOURCE:-0}" = 1 ]; then
+  k=bm256_bn128_s3_g16_c112
+  timeout 240 ncu --section SourceCounters --section WarpStateStats --page source --print-source sass --csv \
+    -k "regex:^(dgemm_grouped_masked_g4_n7168_k2048_$k|dgemm_gemm_n28672_k2048_$k|dgemm_gemm_n7168_k2048_$k)\$" -c 3 \
+    python3 bench/ab_masked_gap.py --profile > "$OUT/ncu-source-masked-gap.csv" 2>&1 || rc=1
+  echo "ncu source: $(wc -l < "$OUT/ncu-source-masked-gap.csv") lines"
 fi
 exit $rc
