@@ -16,6 +16,8 @@ as fast as normal, from the masked kernel itself (its walk, its stores).
 
   DGEMM_OPT=.../dgemm-opt PYTHONPATH=python python3 bench/ab_masked_gap.py [--all] [--ir-dir DIR]
       [--lower 'prefetch-b=2;prefetch-b=4']   # each variant also with these lowering options
+      [--edit 'stages=2']   # and with its config edited
+      [--only G4-m256]      # only these shapes
 
 --profile launches each variant once (checked), for Nsight Compute.
 --ir-dir writes each variant's kernel IR (<shape>-<variant>.mlir), for
@@ -112,6 +114,11 @@ def main(argv=None):
     ap.add_argument("--lower", default="",
                     help="also each variant lowered with these dgemm-lower-to-kernel "
                          "options, sets separated by ';' (e.g. 'prefetch-b=2;prefetch-b=4')")
+    ap.add_argument("--edit", default="",
+                    help="also each variant with its #dgemm.config edited, sets separated "
+                         "by ';' (e.g. 'stages=2;block_n=112,num_sms=128')")
+    ap.add_argument("--only", default="",
+                    help="only the shapes whose label (G4-m256-n7168-k2048) contains this")
     ap.add_argument("--profile", action="store_true",
                     help="launch and check each variant once, no timing (under ncu)")
     args = ap.parse_args(argv)
@@ -124,6 +131,8 @@ def main(argv=None):
         g, m, n, k = shape["groups"], shape["m"], shape["n"], shape["k"]
         config = sweep_grouped.selected_config(shape)
         label = "G%d-m%d-n%d-k%d" % (g, m, n, k)
+        if args.only not in label:
+            continue
         sources = {"masked": sweep_grouped.grouped_ir(shape, config),
                    "normal": normal_ir(g * m, n, k, config)}
         if g > 1:
@@ -131,6 +140,12 @@ def main(argv=None):
         option_sets = [""] + ([] if args.profile else [o for o in args.lower.split(";") if o])
         irs = {name + ("+" + o if o else ""): lower(text, o)
                for o in option_sets for name, text in sources.items()}
+        for edit in ([] if args.profile else [e for e in args.edit.split(";") if e]):
+            edited = config
+            for field, value in (f.split("=") for f in edit.split(",")):
+                edited = re.sub(r"\b%s = \w+" % field, "%s = %s" % (field, value), edited)
+            for name, text in sources.items():
+                irs[name + "+" + edit] = lower(text.replace(config, edited))
         if args.ir_dir:
             args.ir_dir.mkdir(parents=True, exist_ok=True)
             for name, text in irs.items():

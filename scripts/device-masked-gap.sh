@@ -12,7 +12,9 @@
 # 4. SOURCE=1: Nsight Compute's warp-stall samples per SASS instruction of the
 #    4 groups x 256 rows, N 7168, K 2048 masked kernel, its normal-wide and
 #    normal kernels -> $OUT/ncu-source-masked-gap.csv
-# LOWER: extra variants' dgemm-lower-to-kernel options (ab_masked_gap.py --lower).
+# LOWER: extra variants' dgemm-lower-to-kernel options (ab_masked_gap.py --lower);
+# EDIT: extra variants' config edits (--edit); NCU_CLOCK: Nsight Compute's
+# --clock-control (base: its locked clock; none: the GPU's own clocks).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
@@ -25,7 +27,7 @@ export DGEMM_LIB=/tmp/dgemm/dgemm/lib/libdgemm.so DGEMM_OPT=/tmp/dgemm/dgemm/bin
 export PYTHONPATH="$root/python" DGEMM_CACHE_DIR=${DGEMM_CACHE_DIR:-/tmp/dgemm-gap-cache}
 export PATH="$PATH:/usr/local/cuda/bin:/usr/local/cuda-13.0/bin"
 rc=0
-timeout 300 python3 bench/ab_masked_gap.py --all --ir-dir "$OUT/ir" --lower "${LOWER:-}" 2>&1 |
+timeout 300 python3 bench/ab_masked_gap.py --all --ir-dir "$OUT/ir" --lower "${LOWER:-}" --edit "${EDIT:-}" 2>&1 |
   tee "$OUT/ab-masked-gap.log" || rc=1
 for ir in "$OUT"/ir/*-masked.mlir "$OUT"/ir/*-normal.mlir "$OUT"/ir/*-normal-wide.mlir; do
   name=$(basename "$ir" .mlir)
@@ -35,7 +37,7 @@ for ir in "$OUT"/ir/*-masked.mlir "$OUT"/ir/*-normal.mlir "$OUT"/ir/*-normal-wid
 done
 ls -l "$OUT/sass"
 if [ "${NCU:-0}" = 1 ]; then
-  timeout 240 ncu --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \
+  timeout 240 ncu --clock-control "${NCU_CLOCK:-base}" --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \
     --metrics "dram__bytes_read.sum,lts__t_sector_hit_rate.pct,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active" \
     -k regex:dgemm python3 bench/ab_masked_gap.py --profile > "$OUT/ncu-masked-gap.txt" 2>&1 || rc=1
   grep -E "dgemm_|Duration|DRAM Throughput|dram__bytes|hit_rate|gmma|Memory Throughput" \
@@ -43,9 +45,10 @@ if [ "${NCU:-0}" = 1 ]; then
 fi
 if [ "${SOURCE:-0}" = 1 ]; then
   k=bm256_bn128_s3_g16_c112
-  timeout 240 ncu --section SourceCounters --section WarpStateStats --page source --print-source sass --csv \
+  timeout 240 ncu --clock-control "${NCU_CLOCK:-base}" --section SourceCounters --section WarpStateStats \
+    --page source --print-source sass --csv \
     -k "regex:^(dgemm_grouped_masked_g4_n7168_k2048_$k|dgemm_gemm_n28672_k2048_$k|dgemm_gemm_n7168_k2048_$k)\$" -c 3 \
-    python3 bench/ab_masked_gap.py --profile > "$OUT/ncu-source-masked-gap.csv" 2>&1 || rc=1
+    python3 bench/ab_masked_gap.py --profile --only G4-m256-n7168 > "$OUT/ncu-source-masked-gap.csv" 2>&1 || rc=1
   echo "ncu source: $(wc -l < "$OUT/ncu-source-masked-gap.csv") lines"
 fi
 exit $rc
