@@ -15,7 +15,7 @@ If normal-wide is as slow as masked, the gap comes from the B bytes; if it is
 as fast as normal, from the masked kernel itself (its walk, its stores).
 
   DGEMM_OPT=.../dgemm-opt PYTHONPATH=python python3 bench/ab_masked_gap.py [--all] [--ir-dir DIR]
-      [--lower 'prefetch-b=2;prefetch-b=4']   # each variant also with these lowering options
+      [--lower 'epilogue-swizzle=on;consumer-registers=224']   # each variant also with these lowering options
       [--edit 'stages=2']   # and with its config edited
       [--only G4-m256]      # only these shapes
 
@@ -113,7 +113,7 @@ def main(argv=None):
     ap.add_argument("--ir-dir", type=Path)
     ap.add_argument("--lower", default="",
                     help="also each variant lowered with these dgemm-lower-to-kernel "
-                         "options, sets separated by ';' (e.g. 'prefetch-b=2;prefetch-b=4')")
+                         "options, sets separated by ';' (e.g. 'epilogue-swizzle=on;consumer-registers=224')")
     ap.add_argument("--edit", default="",
                     help="also each variant with its #dgemm.config edited, sets separated "
                          "by ';' (e.g. 'stages=2;block_n=112,num_sms=128')")

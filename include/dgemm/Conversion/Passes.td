@@ -88,11 +88,6 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "not qualify keep 1). 2 measured 0-6% faster on the 11 "
            "qualifying normal shapes of M <= 128 and slower on none "
            "(bench/results/2026-12-01-*-ab-kunroll.log)">,
-    Option<"prefetchB", "prefetch-b", "int64_t", /*default=*/"0",
-           "K blocks ahead: after loading a stage, the producer asks for B's "
-           "box of the tile's K block that many blocks further into L2 "
-           "(cp.async.bulk.prefetch.tensor), when the tile has one; 0 (the "
-           "default): no prefetch; at most 8">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",

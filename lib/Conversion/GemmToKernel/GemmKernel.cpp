@@ -609,18 +609,6 @@ private:
       }
       loadTile(stageBuffer(l.bOff, l.bStageBytes, s), mapB,
                at(k0, n0, l.grouped() && !l.kGrouped()), full);
-      if (l.prefetchB) {
-        // B's box prefetchB K blocks ahead into L2, within the tile.
-        Value kAhead = k.add(kb, k.c32(l.prefetchB));
-        auto ahead = scf::IfOp::create(b, loc, k.ult(kAhead, kLoop.getUpperBound()),
-                                       false);
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(ahead.thenBlock());
-        Value kp = k.mul(k.add(kAhead, tileKStart()), k.c32(128));
-        NVVM::CpAsyncBulkTensorPrefetchOp::create(
-            b, loc, mapB, at(kp, n0, l.grouped() && !l.kGrouped()),
-            ValueRange(), NVVM::TMALoadMode::TILE, /*l2CacheHint=*/Value());
-      }
       Value kbScales = k.add(kBase, kAbs);
       loadTile(stageBuffer(l.sfaOff, l.sfaStageBytes, s), tensorMap(kMapSFA),
                at(m0, kbScales, l.masked()), full);

@@ -57,10 +57,6 @@ struct KernelLayout {
   /// memory (distributed shared memory), rank 0 stores the tile
   /// (dgemm-lower-to-kernel{tail-split=on}).
   bool tailSplit = false;
-  /// K blocks ahead that the producer prefetches B's box into L2 after
-  /// loading a stage, within the tile (dgemm-lower-to-kernel{prefetch-b});
-  /// 0: none.
-  int64_t prefetchB = 0;
   /// 128 when the epilogue stages D in 64-column chunks with 128-byte
   /// swizzle (block N a multiple of 64 and K <= 4096), else 0 (row-major
   /// staging).

@@ -117,7 +117,6 @@ static std::string kernelName(const KernelLayout &l) {
          (l.accumulate ? "_acc" : "") + (l.lateRelease ? "_lr" : "") +
          (l.pingpong ? (l.handoff ? "_ho" : "_pp") : "") +
          (l.tailSplit ? "_ts" : "") +
-         (l.prefetchB ? "_pf" + std::to_string(l.prefetchB) : "") +
          (l.consumerRegs != ::dgemm::consumerRegisterBudget(l.consumers)
               ? "_r" + std::to_string(l.consumerRegs)
               : "");
@@ -191,12 +190,6 @@ struct LowerToKernelPass
           << "k-unroll must be 1 or 2, got " << static_cast<int64_t>(kUnroll);
       return signalPassFailure();
     }
-    if (prefetchB < 0 || prefetchB > 8) {
-      getOperation().emitError()
-          << "prefetch-b must be in [0, 8], got "
-          << static_cast<int64_t>(prefetchB);
-      return signalPassFailure();
-    }
     if (wgmmaParts < 1 || wgmmaParts > 8) {
       getOperation().emitError()
           << "wgmma-parts must be in [1, 8], got "
@@ -267,7 +260,6 @@ struct LowerToKernelPass
           !layout.perRowB && !layout.pingpong && !layout.tailSplit &&
           3 * layout.blockN / 2 + 40 <= layout.consumerRegs)
         layout.kUnroll = 2;
-      layout.prefetchB = prefetchB;
       int64_t smemLimit = gemm.getEffectiveTarget().getSmem();
       if (layout.smemBytes > smemLimit) {
         op->emitOpError() << "cannot be lowered: the kernel needs "
