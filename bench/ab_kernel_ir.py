@@ -14,6 +14,7 @@ alternately (3 rounds) with the benchmark's harness.
   ... bench/ab_kernel_ir.py --config=block_n=176,num_sms=132 4096,7168,16384  # edited config
   ... bench/ab_kernel_ir.py "--config=block_m=256,block_n=128,stages=3;block_m=256,block_n=112,stages=3" 4096,7168,16384
   ... bench/ab_kernel_ir.py --config=num_sms=132 --tail-split 4096,4096,7168  # and tail-split=on
+  ... bench/ab_kernel_ir.py "--lower=l2-hint-b=evict-first;l2-hint-a=evict-last" --normal  # the pipeline's lowering vs each option set
 """
 import re
 import subprocess
@@ -86,8 +87,15 @@ def edited_config_variants(ir, edits, extra=""):
 
 
 def variants(m, n, k, parts_only=False, pingpong=False, multicast=False, handoff=False,
-             edits=None, tail_split=False):
+             edits=None, tail_split=False, lowering=None):
     ir = ab_epilogue.run_bench_ir(m, n, k)
+    if lowering:
+        # The pipeline's lowering (wgmma-parts=1, its default) against each
+        # ';'-separated set of dgemm-lower-to-kernel options.
+        out = {"pipeline": lower(ir, 1)}
+        for opts in lowering.split(";"):
+            out[opts] = lower(ir, 1, " " + opts)
+        return out
     if edits:
         return edited_config_variants(ir, edits, " tail-split=on" if tail_split else "")
     if handoff:
@@ -117,12 +125,14 @@ def main(argv):
     handoff = "--handoff" in argv
     edits = next((a.split("=", 1)[1] for a in argv if a.startswith("--config=")), None)
     tail_split = "--tail-split" in argv
+    lowering = next((a.split("=", 1)[1] for a in argv if a.startswith("--lower=")), None)
     args = [a for a in argv if not a.startswith("--")]
     if "--normal" in argv:
         args += ["%d,%d,%d" % (s["m"], s["n"], s["k"]) for s in run_bench.read_shapes()]
     for arg in args or ["4096,7168,16384"]:
         m, n, k = map(int, arg.split(","))
-        v = variants(m, n, k, parts_only, pingpong, multicast, handoff, edits, tail_split)
+        v = variants(m, n, k, parts_only, pingpong, multicast, handoff, edits, tail_split,
+                     lowering)
         ab_epilogue.print_times(arg, m, n, k, ab_epilogue.time_variants(torch, dgemm, timer, m, n, k, v))
     return 0
 

@@ -88,6 +88,12 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "not qualify keep 1). 2 measured 0-6% faster on the 11 "
            "qualifying normal shapes of M <= 128 and slower on none "
            "(bench/results/2026-12-01-*-ab-kunroll.log)">,
+    Option<"l2HintA", "l2-hint-a", "std::string", /*default=*/"\"none\"",
+           "L2 eviction priority of A's TMA loads: 'evict-first', "
+           "'evict-last' or 'evict-normal' (a createpolicy cache policy "
+           "passed with each load); 'none': no hint">,
+    Option<"l2HintB", "l2-hint-b", "std::string", /*default=*/"\"none\"",
+           "L2 eviction priority of B's TMA loads, as l2-hint-a">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",

@@ -559,6 +559,7 @@ private:
     Value elected = NVVM::ElectSyncOp::create(b, loc, k.i1, Value());
     auto leader = scf::IfOp::create(b, loc, elected, false);
     b.setInsertionPointToStart(leader.thenBlock());
+    Value hintA = l2Policy(l.l2HintA), hintB = l2Policy(l.l2HintB);
 
     tileLoop([&](Value mBlock, Value nBlock, Value group, Value it) {
       Value m0 = k.mul(mBlock, k.c32(l.blockM));
@@ -603,12 +604,14 @@ private:
         loadTile(k.byteAt(aStage, k.mul(rows, k.c32(128))), mapA,
                  at(k0, k.add(m0, rows), l.masked()), full,
                  LLVM::ConstantOp::create(b, loc, b.getI16Type(),
-                                          (1 << l.mcast) - 1));
+                                          (1 << l.mcast) - 1),
+                 hintA);
       } else {
-        loadTile(aStage, mapA, at(k0, m0, l.masked()), full);
+        loadTile(aStage, mapA, at(k0, m0, l.masked()), full, Value(), hintA);
       }
       loadTile(stageBuffer(l.bOff, l.bStageBytes, s), mapB,
-               at(k0, n0, l.grouped() && !l.kGrouped()), full);
+               at(k0, n0, l.grouped() && !l.kGrouped()), full, Value(),
+               hintB);
       Value kbScales = k.add(kBase, kAbs);
       loadTile(stageBuffer(l.sfaOff, l.sfaStageBytes, s), tensorMap(kMapSFA),
                at(m0, kbScales, l.masked()), full);
@@ -622,12 +625,27 @@ private:
     b.setInsertionPointAfter(warp0);
   }
 
+  /// The L2 cache policy of `hint` ("evict_first", ...: createpolicy, an
+  /// inline PTX statement since NVVM has no op for it), or null for "".
+  Value l2Policy(const std::string &hint) {
+    if (hint.empty())
+      return Value();
+    return LLVM::InlineAsmOp::create(
+               b, loc, k.i64, ValueRange(),
+               "createpolicy.fractional.L2::" + hint + ".b64 $0, 1.0;", "=l",
+               /*has_side_effects=*/false, /*is_align_stack=*/false,
+               LLVM::tailcallkind::TailCallKind::None,
+               /*asm_dialect=*/LLVM::AsmDialectAttr(),
+               /*operand_attrs=*/ArrayAttr())
+        .getResult(0);
+  }
+
   void loadTile(Value dst, Value map, ArrayRef<Value> coords, Value barrier,
-                Value multicastMask = Value()) {
+                Value multicastMask = Value(), Value l2Hint = Value()) {
     Value dst7 = LLVM::AddrSpaceCastOp::create(b, loc, k.ptr7, dst);
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
         b, loc, dst7, map, coords, barrier, ValueRange(),
-        multicastMask, /*l2CacheHint=*/Value(),
+        multicastMask, l2Hint,
         NVVM::TMALoadModeAttr::get(b.getContext(), NVVM::TMALoadMode::TILE),
         b.getBoolAttr(false), /*group=*/nullptr, /*predicate=*/Value());
   }

@@ -21,6 +21,7 @@
 #include "dgemm/Config/ConfigSelection.h"
 
 #include <cstdint>
+#include <string>
 
 namespace mlir::dgemm {
 
@@ -57,6 +58,11 @@ struct KernelLayout {
   /// memory (distributed shared memory), rank 0 stores the tile
   /// (dgemm-lower-to-kernel{tail-split=on}).
   bool tailSplit = false;
+  /// L2 eviction priority of the TMA loads of A and B
+  /// (dgemm-lower-to-kernel{l2-hint-a,l2-hint-b}): "" (no hint), or
+  /// "evict_first", "evict_last", "evict_normal" (a `createpolicy` policy
+  /// passed with each load).
+  std::string l2HintA, l2HintB;
   /// 128 when the epilogue stages D in 64-column chunks with 128-byte
   /// swizzle (block N a multiple of 64 and K <= 4096), else 0 (row-major
   /// staging).

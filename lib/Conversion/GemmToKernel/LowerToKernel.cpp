@@ -97,6 +97,13 @@ static std::string unsupported(KGroupedGemmOp op,
   return unsupportedConfig(c);
 }
 
+/// Kernel name suffix of an L2 hint: `tag` then f, l or n ("" for none).
+static std::string hintSuffix(const char *tag, const std::string &hint) {
+  if (hint.empty())
+    return "";
+  return tag + std::string(1, hint[std::string("evict_").size()]);
+}
+
 static std::string kernelName(const KernelLayout &l) {
   std::string kind = l.groupOffsets ? "dgemm_grouped_contiguous_offsets_g"
                      : l.contiguous() ? "dgemm_grouped_contiguous_g"
@@ -116,7 +123,8 @@ static std::string kernelName(const KernelLayout &l) {
          (l.perRowB ? "_sb1x128" : "") + (l.f32Out ? "_f32" : "") +
          (l.accumulate ? "_acc" : "") + (l.lateRelease ? "_lr" : "") +
          (l.pingpong ? (l.handoff ? "_ho" : "_pp") : "") +
-         (l.tailSplit ? "_ts" : "") +
+         (l.tailSplit ? "_ts" : "") + hintSuffix("_ha", l.l2HintA) +
+         hintSuffix("_hb", l.l2HintB) +
          (l.consumerRegs != ::dgemm::consumerRegisterBudget(l.consumers)
               ? "_r" + std::to_string(l.consumerRegs)
               : "");
@@ -170,7 +178,11 @@ struct LowerToKernelPass
           notOneOf("consumer-order", consumerOrder,
                    {"none", "pingpong", "handoff"}),
           notOneOf("epilogue-swizzle", epilogueSwizzle, {"auto", "on", "off"}),
-          notOneOf("tail-split", tailSplit, {"on", "off"})}) {
+          notOneOf("tail-split", tailSplit, {"on", "off"}),
+          notOneOf("l2-hint-a", l2HintA,
+                   {"none", "evict-first", "evict-last", "evict-normal"}),
+          notOneOf("l2-hint-b", l2HintB,
+                   {"none", "evict-first", "evict-last", "evict-normal"})}) {
       if (!why.empty()) {
         getOperation().emitError() << why;
         return signalPassFailure();
@@ -260,6 +272,13 @@ struct LowerToKernelPass
           !layout.perRowB && !layout.pingpong && !layout.tailSplit &&
           3 * layout.blockN / 2 + 40 <= layout.consumerRegs)
         layout.kUnroll = 2;
+      // "evict-first" -> "evict_first" (PTX's spelling); "none" -> "".
+      auto hint = [](StringRef option) {
+        return option == "none" ? std::string()
+                                : option.str().replace(5, 1, "_");
+      };
+      layout.l2HintA = hint(l2HintA);
+      layout.l2HintB = hint(l2HintB);
       int64_t smemLimit = gemm.getEffectiveTarget().getSmem();
       if (layout.smemBytes > smemLimit) {
         op->emitOpError() << "cannot be lowered: the kernel needs "
