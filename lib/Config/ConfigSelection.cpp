@@ -283,7 +283,7 @@ bool KernelConfig::operator==(const KernelConfig &o) const {
   return blockM == o.blockM && blockN == o.blockN && stages == o.stages &&
          clusterSize == o.clusterSize && multicast == o.multicast &&
          mathWarpgroups == o.mathWarpgroups && swizzleGroup == o.swizzleGroup &&
-         numSMs == o.numSMs;
+         numSMs == o.numSMs && streamB == o.streamB;
 }
 
 const char *dgemm::toString(Multicast m) {
@@ -565,6 +565,18 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t,
       config.multicast = Multicast::B;
   }
   config.clusterSize = config.multicast == Multicast::None ? 1 : 2;
+
+  // B streamed through L2 (its loads evict_first): with one M block (per
+  // group) every B tile serves one tile; with one wave, the tiles sharing a
+  // B tile run at the same time, so its reuse is near. Where B is reused
+  // across waves the hint costs 1-2% (M = 4096); where it is read once it
+  // gains: 3% on the masked 4 x 256 rows at K = 2048, 8-11% at M <= 128, K
+  // = 16384 (bench/results/2026-12-01-4a4db6a-ab-l2-hints-*.log). bf16
+  // output, normal and masked layouts only: what was measured.
+  config.streamB = (mBlocks == 1 || best.waves == 1) &&
+                   p.out == OutType::BF16 &&
+                   (p.kind == GemmKind::Normal ||
+                    p.kind == GemmKind::GroupedMasked);
 
   // The fewest CTAs that keep the number of waves.
   config.numSMs = std::min(

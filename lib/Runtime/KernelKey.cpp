@@ -45,7 +45,8 @@ std::string dgemm::runtime::formatConfigAttr(const KernelConfig &c) {
          ", multicast = " + toString(c.multicast) +
          ", math_warpgroups = " + str(c.mathWarpgroups) +
          ", swizzle_group = " + str(c.swizzleGroup) +
-         ", num_sms = " + str(c.numSMs) + ">";
+         ", num_sms = " + str(c.numSMs) +
+         (c.streamB ? ", stream_b = true" : "") + ">";
 }
 
 std::string GemmKernelKey::text() const {

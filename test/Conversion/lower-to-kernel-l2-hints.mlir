@@ -17,7 +17,7 @@
 // NONE-LABEL: llvm.func @dgemm_grouped_masked_g4_n4096_k7168_bm128_bn128_s5_g16_c128(
 // NONE-NOT: createpolicy
 // NONE-NOT: l2_cache_hint
-// BAD: l2-hint-b must be none, evict-first, evict-last or evict-normal, got 'evict-sometimes'
+// BAD: l2-hint-b must be auto, none, evict-first, evict-last or evict-normal, got 'evict-sometimes'
 func.func @masked(%a: memref<4x256x7168xf8E4M3FN>, %sa: memref<4x256x56xf32, strided<[14336, 1, 256]>>,
     %b: memref<4x4096x7168xf8E4M3FN>, %sb: memref<4x32x56xf32>, %mm: memref<4xi32>, %d: memref<4x256x4096xbf16>) {
   dgemm.grouped_gemm #dgemm.grouped<masked> ins(%a, %sa, %b, %sb : memref<4x256x7168xf8E4M3FN>,

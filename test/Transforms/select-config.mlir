@@ -2,10 +2,11 @@
 // RUN: dgemm-opt %s -split-input-file --dgemm-select-config="default-m-hint=64" | FileCheck %s --check-prefix=SMALLM
 
 // M=256, N=7168: block N 112 makes 128 tiles (one wave on 132 SMs) where 128
-// would make 112.
+// would make 112. One wave: the two M blocks of a B tile run at the same
+// time, so B streams through L2 (stream_b).
 // CHECK-LABEL: func.func @gemm_m256_n7168_k7168_e4m3
 // CHECK: dgemm.gemm
-// CHECK-SAME: config = #dgemm.config<block_m = 128, block_n = 112, stages = 6, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 1, num_sms = 128>
+// CHECK-SAME: config = #dgemm.config<block_m = 128, block_n = 112, stages = 6, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 1, num_sms = 128, stream_b = true>
 func.func @gemm_m256_n7168_k7168_e4m3(%a: memref<256x7168xf8E4M3FN>, %sa: memref<256x56xf32, strided<[1, 256]>>,
     %b: memref<7168x7168xf8E4M3FN>, %sb: memref<56x56xf32>, %d: memref<256x7168xbf16>) {
   dgemm.gemm ins(%a, %sa, %b, %sb : memref<256x7168xf8E4M3FN>, memref<256x56xf32, strided<[1, 256]>>,
@@ -43,9 +44,11 @@ func.func @gemm_module_target(%a: memref<256x7168xf8E4M3FN>, %sa: memref<256x56x
 
 // -----
 
-// The op's own target wins over the module's.
+// The op's own target wins over the module's. With M = 64 (one M block)
+// every B tile serves one tile: stream_b (B's loads evict_first in L2).
+// Configs with several waves and several M blocks (below) leave it out.
 // CHECK-LABEL: func.func @gemm_op_target
-// CHECK: num_sms = 132>
+// CHECK: num_sms = 132, stream_b = true>
 module attributes {dgemm.target = #dgemm.target<"sm_90a", sms = 66, smem = 131072>} {
 func.func @gemm_op_target(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,
     %b: memref<2112x7168xf8E4M3FN>, %sb: memref<17x56xf32>, %d: memref<?x2112xbf16>) {

@@ -25,7 +25,8 @@ void PrintTo(const KernelConfig &c, std::ostream *os) {
   *os << "{block_m " << c.blockM << ", block_n " << c.blockN << ", stages "
       << c.stages << ", cluster " << c.clusterSize << ", multicast "
       << toString(c.multicast) << ", math_wgs " << c.mathWarpgroups
-      << ", swizzle " << c.swizzleGroup << ", num_sms " << c.numSMs << "}";
+      << ", swizzle " << c.swizzleGroup << ", num_sms " << c.numSMs
+      << (c.streamB ? ", stream_b" : "") << "}";
 }
 } // namespace dgemm
 
@@ -386,6 +387,31 @@ TEST(ConfigSelection, EqualityComparesEveryField) {
   EXPECT_TRUE(differs([](KernelConfig &c) { c.mathWarpgroups = 1; }));
   EXPECT_TRUE(differs([](KernelConfig &c) { c.swizzleGroup = 8; }));
   EXPECT_TRUE(differs([](KernelConfig &c) { c.numSMs = 132; }));
+  EXPECT_TRUE(differs([](KernelConfig &c) { c.streamB = true; }));
+}
+
+TEST(ConfigSelection, StreamBWhereBIsReadOnceOrInOneWave) {
+  TargetDesc t;
+  // One M block: every B tile serves one tile.
+  EXPECT_TRUE(selectConfig(normal(64, 7168, 16384), t).streamB);
+  EXPECT_TRUE(selectConfig(normal(1, 608, 12544), t).streamB);
+  // 4 groups of 256 rows at block M 256: one M block per group, two waves.
+  KernelConfig c = selectConfig(masked(4, 256, 7168, 2048), t);
+  EXPECT_EQ(c.blockM, 256);
+  EXPECT_EQ(c.numSMs, 112);
+  EXPECT_TRUE(c.streamB);
+  // One wave with two M blocks: the B tile's two readers run together.
+  c = selectConfig(normal(128, 7168, 16384), t);
+  EXPECT_EQ(c.blockM, 64);
+  EXPECT_TRUE(c.streamB);
+  // Several M blocks over several waves: B is reused later, keep it.
+  EXPECT_FALSE(selectConfig(normal(4096, 7168, 16384), t).streamB);
+  EXPECT_FALSE(selectConfig(masked(1, 1024, 7168, 2048), t).streamB);
+  EXPECT_FALSE(selectConfig(masked(2, 512, 7168, 2048), t).streamB);
+  // Layouts and outputs it was not measured on: never.
+  EXPECT_FALSE(selectConfig(contiguous(1, 64, 7168, 2048), t).streamB);
+  EXPECT_FALSE(selectConfig(wgrad(64, 7168, 4096), t).streamB);
+  EXPECT_FALSE(selectConfig(kGrouped(1, 64, 128, 1024), t).streamB);
 }
 
 TEST(ConfigSelection, SmallMPicksBlockM64) {

@@ -50,6 +50,12 @@ TEST(KernelKey, ConfigAttr) {
             "#dgemm.config<block_m = 128, block_n = 112, stages = 6, cluster = "
             "1, multicast = none, math_warpgroups = 2, swizzle_group = 16, "
             "num_sms = 128>");
+  dgemm::KernelConfig streamed = config();
+  streamed.streamB = true;
+  EXPECT_EQ(formatConfigAttr(streamed),
+            "#dgemm.config<block_m = 128, block_n = 112, stages = 6, cluster = "
+            "1, multicast = none, math_warpgroups = 2, swizzle_group = 16, "
+            "num_sms = 128, stream_b = true>");
 }
 
 TEST(KernelKey, Text) {
@@ -58,7 +64,7 @@ TEST(KernelKey, Text) {
                               " target=sm_90a,132,232448 pipeline=dgemm-to-ptx "
                               "dgemm=0.1.0+test llvm=22.1.8");
   // Every field changes the key.
-  std::vector<GemmKernelKey> keys(10, key());
+  std::vector<GemmKernelKey> keys(11, key());
   keys[1].n = 7160;
   keys[2].k = 2176;
   keys[3].config.stages = 5;
@@ -68,6 +74,7 @@ TEST(KernelKey, Text) {
   keys[7].pipeline = "other";
   keys[8].dgemmVersion = "0.2.0";
   keys[9].llvmVersion = "23.0.0";
+  keys[10].config.streamB = true;
   for (size_t i = 0; i < keys.size(); ++i)
     for (size_t j = i + 1; j < keys.size(); ++j)
       EXPECT_NE(fnv1a64(keys[i].text()), fnv1a64(keys[j].text())) << i << j;

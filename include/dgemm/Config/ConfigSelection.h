@@ -63,6 +63,9 @@ struct KernelConfig {
   int64_t swizzleGroup = 1;
   /// CTAs launched (persistent grid), <= target SMs, a multiple of clusterSize.
   int64_t numSMs = 0;
+  /// B is read once (each B tile by one M block: m <= blockM, per group for
+  /// the masked layout): its TMA loads are marked evict_first in L2.
+  bool streamB = false;
 
   bool operator==(const KernelConfig &o) const;
 };

@@ -92,8 +92,9 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "L2 eviction priority of A's TMA loads: 'evict-first', "
            "'evict-last' or 'evict-normal' (a createpolicy cache policy "
            "passed with each load); 'none': no hint">,
-    Option<"l2HintB", "l2-hint-b", "std::string", /*default=*/"\"none\"",
-           "L2 eviction priority of B's TMA loads, as l2-hint-a">,
+    Option<"l2HintB", "l2-hint-b", "std::string", /*default=*/"\"auto\"",
+           "L2 eviction priority of B's TMA loads, as l2-hint-a; 'auto' (the "
+           "default): evict-first when the config says stream_b, else none">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",

@@ -182,7 +182,8 @@ struct LowerToKernelPass
           notOneOf("l2-hint-a", l2HintA,
                    {"none", "evict-first", "evict-last", "evict-normal"}),
           notOneOf("l2-hint-b", l2HintB,
-                   {"none", "evict-first", "evict-last", "evict-normal"})}) {
+                   {"auto", "none", "evict-first", "evict-last",
+                    "evict-normal"})}) {
       if (!why.empty()) {
         getOperation().emitError() << why;
         return signalPassFailure();
@@ -278,7 +279,9 @@ struct LowerToKernelPass
                                 : option.str().replace(5, 1, "_");
       };
       layout.l2HintA = hint(l2HintA);
-      layout.l2HintB = hint(l2HintB);
+      layout.l2HintB = l2HintB == "auto"
+                           ? std::string(config.streamB ? "evict_first" : "")
+                           : hint(l2HintB);
       int64_t smemLimit = gemm.getEffectiveTarget().getSmem();
       if (layout.smemBytes > smemLimit) {
         op->emitOpError() << "cannot be lowered: the kernel needs "

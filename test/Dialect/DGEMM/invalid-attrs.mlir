@@ -186,7 +186,7 @@ func.func private @config_numsms0() attributes {c = #dgemm.config<block_m = 128,
 // -----
 
 // Config: a parameter missing.
-// expected-error @+1 {{expected ','}}
+// expected-error @+1 {{struct is missing required parameter: num_sms}}
 func.func private @config_missing_num_sms() attributes {c = #dgemm.config<block_m = 128, block_n = 112, stages = 6, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16>}
 
 // -----
@@ -194,3 +194,10 @@ func.func private @config_missing_num_sms() attributes {c = #dgemm.config<block_
 // Config: a parameter the attribute does not have.
 // expected-error @+1 {{duplicate or unknown struct parameter name: block_k}}
 func.func private @config_unknown_param() attributes {c = #dgemm.config<block_m = 128, block_n = 112, block_k = 128, stages = 6, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 128>}
+
+// -----
+
+// Config: stream_b is a bool.
+// expected-error @+2 {{expected integer value}}
+// expected-error @+1 {{failed to parse DGEMM_ConfigAttr parameter 'stream_b'}}
+func.func private @config_stream_b_not_bool() attributes {c = #dgemm.config<block_m = 64, block_n = 16, stages = 8, cluster = 1, multicast = none, math_warpgroups = 1, swizzle_group = 1, num_sms = 132, stream_b = yes>}

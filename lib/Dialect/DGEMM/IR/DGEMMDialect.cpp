@@ -120,7 +120,7 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t stages, int64_t cluster,
                                  MulticastOperand multicast,
                                  int64_t mathWarpgroups, int64_t swizzleGroup,
-                                 int64_t numSms) {
+                                 int64_t numSms, bool /*streamB*/) {
   if (blockM != 64 && blockM != 128 && blockM != 256)
     return emitError() << "block_m must be 64, 128 or 256, got " << blockM;
   if (blockN < 8 || blockN > 256 || blockN % 8 != 0)
@@ -182,6 +182,7 @@ static MulticastOperand fromMulticast(::dgemm::Multicast m) {
   c.mathWarpgroups = attr.getMathWarpgroups();
   c.swizzleGroup = attr.getSwizzleGroup();
   c.numSMs = attr.getNumSms();
+  c.streamB = attr.getStreamB();
   return c;
 }
 
@@ -189,5 +190,5 @@ ConfigAttr mlir::dgemm::toConfigAttr(MLIRContext *ctx,
                                      const ::dgemm::KernelConfig &c) {
   return ConfigAttr::get(ctx, c.blockM, c.blockN, c.stages, c.clusterSize,
                          fromMulticast(c.multicast), c.mathWarpgroups,
-                         c.swizzleGroup, c.numSMs);
+                         c.swizzleGroup, c.numSMs, c.streamB);
 }
