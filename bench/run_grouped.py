@@ -9,10 +9,11 @@ element-wise check, same timer: CUDA events, 1 GiB memset before each call).
 
 Cases:
 - the 4 contiguous and 6 masked shapes of bench/shapes.csv, with equal group
-  sizes (every group ``m`` rows) and with sizes drawn as m x U(0.7, 1.3);
-- ``--random N`` random cases per layout: 1..8 groups, sizes including 0, 1
-  and ones that are not multiples of the block, N a multiple of 16, K a
-  multiple of 128.
+  sizes (every group ``m`` rows, kind "equal") and with sizes drawn as
+  m x U(0.7, 1.3) (kind "drawn"), each checked and timed;
+- ``--random N`` random cases per layout (kind "random", checked, not
+  timed): 1..8 groups, sizes including 0, 1 and ones that are not multiples
+  of the block, N a multiple of 16, K a multiple of 128.
 
 Contiguous: each group's rows padded to a multiple of 128 (padding rows of
 m_indices = -1), plus, in the random cases, whole 128-row blocks of -1
@@ -79,9 +80,13 @@ def random_cases(count, seed):
 
 
 def sizes_for(shape, mode, rng):
+    """Group sizes of a reference shape: "equal" (every group m rows) or
+    "drawn" (each m x U(0.7, 1.3))."""
     g, m = shape["groups"], shape["m"]
     if mode == "equal":
         return [m] * g
+    if mode != "drawn":
+        raise ValueError("sizes_for: mode must be 'equal' or 'drawn', got %r" % (mode,))
     return [max(0, int(round(m * rng.uniform(0.7, 1.3)))) for _ in range(g)]
 
 
@@ -381,7 +386,9 @@ def main(argv=None):
     else:
         if not args.no_csv:
             for shape in read_grouped_shapes():
-                for mode in ("equal", "random"):
+                # "drawn" is its own kind: the --random cases (kind
+                # "random") are checked only, these are timed too.
+                for mode in ("equal", "drawn"):
                     cases.append((dict(shape, kind=mode), sizes_for(shape, mode, rng), False))
         for c in random_cases(args.random, args.seed):
             cases.append((c, c["sizes"], c["skip_blocks"]))

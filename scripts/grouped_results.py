@@ -81,7 +81,7 @@ def render(records, source_name, deepgemm_rows=None, bench_records=None):
     cublas_here = cublas_at_4096(bench_records)
     meta = next((r for r in records if r.get("type") == "meta"), {})
     cases = [r for r in records if r.get("type") == "grouped"]
-    timed = [r for r in cases if r.get("kind") in ("equal", "random") and _t(r, "tflops")]
+    timed = [r for r in cases if r.get("kind") in ("equal", "drawn") and _t(r, "tflops")]
     out = ["## m-grouped GEMMs (MoE)", "",
            "Generated from `%s` (`bench/run_grouped.py`; %s, commit %s). TFLOPS count valid "
            "rows only. *normal* is dgemm's normal GEMM with M = the valid rows (same total "
@@ -112,6 +112,12 @@ def render(records, source_name, deepgemm_rows=None, bench_records=None):
             "ok" if r.get("ok") else "**FAIL**"))
     out.append("")
     for layout in ("contiguous", "masked"):
+        drawn = [r for r in timed if r["layout"] == layout and r["kind"] == "drawn"]
+        dn = _geomean([_t(r, "tflops") / _t(r, "peers", "normal_same_work", "tflops")
+                       for r in drawn if _t(r, "peers", "normal_same_work", "tflops")])
+        if drawn:
+            out.append("- %s, sizes drawn as m x U(0.7,1.3): geomean vs normal GEMM %s "
+                       "(%d shapes)" % (layout, _f(dn, 2), len(drawn)))
         eq = [r for r in timed if r["layout"] == layout and r["kind"] == "equal"]
         vn = _geomean([_t(r, "tflops") / _t(r, "peers", "normal_same_work", "tflops")
                        for r in eq if _t(r, "peers", "normal_same_work", "tflops")])

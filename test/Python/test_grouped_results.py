@@ -33,9 +33,11 @@ class CaseLists(unittest.TestCase):
         import random
         shape = dict(layout="masked", groups=4, m=256, n=4096, k=7168)
         self.assertEqual(rg.sizes_for(shape, "equal", random.Random(1)), [256] * 4)
-        drawn = rg.sizes_for(shape, "random", random.Random(1))
+        drawn = rg.sizes_for(shape, "drawn", random.Random(1))
         self.assertEqual(len(drawn), 4)
         self.assertTrue(all(0.7 * 256 - 1 <= s <= 1.3 * 256 + 1 for s in drawn))
+        with self.assertRaises(ValueError):
+            rg.sizes_for(shape, "random", random.Random(1))
 
 
 def case(layout, m, n, k, tflops, normal, loop, kind="equal", ok=True, **extra):
@@ -61,7 +63,8 @@ class Render(unittest.TestCase):
                  dict(m=128, n=4096, k=7168, peers=dict(cublas_per_tensor=dict(tflops=400.0)))]
         recs = [dict(type="meta", date="2026-12-01", commit="abc"),
                 case("contiguous", 8192, 4096, 7168, 1200.0, 1250.0, 1100.0),
-                case("masked", 256, 7168, 2048, 500.0, 600.0, 400.0, kind="random"),
+                case("masked", 256, 7168, 2048, 500.0, 600.0, 400.0, kind="drawn"),
+                case("masked", 256, 7168, 2048, 0, 0, 0, kind="random"),
                 case("masked", 300, 512, 256, 0, 0, 0, kind="random", ok=False,
                      graph_replay=dict(ok=True, replays=[dict(sizes=[1, 2], ok=True)]))]
         text = gr.render(recs, "g.jsonl", rows, bench)
@@ -75,7 +78,10 @@ class Render(unittest.TestCase):
         # Without this run's cuBLAS at M = 4096 (or PEERS' row): no ratio.
         self.assertIsNone(gr.vs_deepgemm_cublas(recs[1], rows, {}))
         self.assertIn("| 1434 | 0.98 | - | ok |", gr.render(recs, "g.jsonl", rows))
-        self.assertIn("x U(0.7,1.3)", text)
+        # Drawn sizes are timed rows; random cases are counted, not tabled.
+        self.assertIn("| masked | 4 | 256 | 7168 | 2048 | x U(0.7,1.3) | 500 | 600 | 0.83 |", text)
+        self.assertIn("masked, sizes drawn as m x U(0.7,1.3): geomean vs normal GEMM 0.83 "
+                      "(1 shapes)", text)
         self.assertIn("1 of 2 pass the strict check", text)
         self.assertIn("replayed 1 times", text)
         self.assertIn("**FAIL** masked G=4 m=300", text)
