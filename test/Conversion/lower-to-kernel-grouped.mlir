@@ -1,5 +1,6 @@
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=wgmma-parts=2 | FileCheck %s
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s --check-prefix=OFF
+// RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=wgmma-parts=2 masked-partial-store=direct" | FileCheck %s --check-prefix=DIRECT
 
 // Contiguous grouped GEMM: the normal kernel with B [G, N, K] through a 3-D
 // tensor map (coordinates k0, n0, group), the group of each M block read
@@ -87,13 +88,20 @@ func.func @contiguous(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided
 // CHECK: scf.while
 // CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
 // CHECK: nvvm.barrier id = %c2_i32
+// The tile goes through the staging tile; one with fewer rows than block M
+// is copied out by the threads (masked-partial-store=auto: staged here).
 // CHECK: %[[ROWS:.+]] = arith.subi %{{.+}}, %{{.+}} : i32
-// CHECK: %[[WHOLE:.+]] = arith.cmpi sge, %[[ROWS]], %c128_i32
-// CHECK: scf.if %[[WHOLE]] {
-// CHECK-NEXT: dgemm.epilogue_store(%{{.+}}#1, %{{.+}}#2), %{{.+}}, %arg3[%{{.+}}, %{{.+}}, %[[GC:.+]]] tid
-// CHECK: } else {
-// CHECK: llvm.getelementptr %[[DPTR]]
-// CHECK: dgemm.epilogue_store_rows(%{{.+}}#1, %{{.+}}#2), %{{.+}} rows %[[ROWS]] cols %{{.+}} tid %{{.+}} {block_m = 128 : i32, block_n = 128 : i32, consumers = 2 : i32, ld = 4096 : i32}
+// CHECK: dgemm.epilogue_store(%{{.+}}#1, %{{.+}}#2), %{{.+}}, %arg3[%{{.+}}, %{{.+}}, %{{.+}}] tid %{{.+}} rows %[[ROWS]] at %[[DPTR]][%arg5] : !llvm.ptr<1> {block_m = 128 : i32, block_n = 128 : i32, consumers = 2 : i32, ld = 4096 : i32}
+// With masked-partial-store=direct: TMA store when whole, else from registers.
+// DIRECT-LABEL: llvm.func @dgemm_grouped_masked_g4_n4096_k7168_bm128_bn128_s5_g16_c128_mca_p2_pd(
+// DIRECT: nvvm.setmaxregister increase 232
+// DIRECT: nvvm.barrier id = %c2_i32
+// DIRECT: %[[ROWS:.+]] = arith.subi %{{.+}}, %{{.+}} : i32
+// DIRECT: %[[WHOLE:.+]] = arith.cmpi sge, %[[ROWS]], %c128_i32
+// DIRECT: scf.if %[[WHOLE]] {
+// DIRECT-NEXT: dgemm.epilogue_store(%{{.+}}#1, %{{.+}}#2), %{{.+}}, %arg3[%{{.+}}, %{{.+}}, %[[GC:.+]]] tid
+// DIRECT: } else {
+// DIRECT: dgemm.epilogue_store_rows(%{{.+}}#1, %{{.+}}#2), %{{.+}} rows %[[ROWS]] cols %{{.+}} tid %{{.+}} {block_m = 128 : i32, block_n = 128 : i32, consumers = 2 : i32, ld = 4096 : i32}
 func.func @masked(%a: memref<4x256x7168xf8E4M3FN>, %sa: memref<4x256x56xf32, strided<[14336, 1, 256]>>,
     %b: memref<4x4096x7168xf8E4M3FN>, %sb: memref<4x32x56xf32>, %mm: memref<4xi32>, %d: memref<4x256x4096xbf16>) {
   dgemm.grouped_gemm #dgemm.grouped<masked> ins(%a, %sa, %b, %sb : memref<4x256x7168xf8E4M3FN>,
@@ -134,7 +142,7 @@ func.func @masked_multicast(%a: memref<4x256x7168xf8E4M3FN>, %sa: memref<4x256x5
 // predicates columns, so it lowers (fuzz/gen_gemm_ops.py found the lowering
 // failing inside the store op's verifier, which required ld >= block_n).
 // CHECK-LABEL: llvm.func @dgemm_grouped_masked_g8_n96_k896_bm128_bn104_s2_g2_c64(
-// CHECK: dgemm.epilogue_store_rows({{.*}} {block_m = 128 : i32, block_n = 104 : i32, consumers = 2 : i32, ld = 96 : i32}
+// CHECK: dgemm.epilogue_store({{.*}} rows {{.*}} {block_m = 128 : i32, block_n = 104 : i32, consumers = 2 : i32, ld = 96 : i32}
 func.func @masked_block_n_over_n(%a: memref<8x7x896xf8E4M3FN>, %sa: memref<8x7x7xf32, strided<[56, 1, 8]>>,
     %b: memref<8x96x896xf8E4M3FN>, %sb: memref<8x1x7xf32>, %g: memref<8xi32>, %d: memref<8x7x96xbf16>) {
   dgemm.grouped_gemm #dgemm.grouped<masked> ins(%a, %sa, %b, %sb : memref<8x7x896xf8E4M3FN>,

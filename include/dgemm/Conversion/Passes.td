@@ -95,6 +95,14 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
     Option<"l2HintB", "l2-hint-b", "std::string", /*default=*/"\"auto\"",
            "L2 eviction priority of B's TMA loads, as l2-hint-a; 'auto' (the "
            "default): evict-first when the config says stream_b, else none">,
+    Option<"maskedPartialStore", "masked-partial-store", "std::string",
+           /*default=*/"\"auto\"",
+           "Masked layout, a tile that crosses masked_m: 'staged' writes it "
+           "to the staging tile and copies its valid rows out in 16-byte "
+           "pieces (N a multiple of 8); 'direct' stores each thread's bf16 "
+           "pairs straight from registers; 'auto' (the default): staged, "
+           "except at block M 256 with row-major staging (K > 4096), where "
+           "ptxas spills with it">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",

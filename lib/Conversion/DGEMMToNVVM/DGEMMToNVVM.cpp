@@ -11,6 +11,8 @@
 //                           stores, async-proxy fence, named barrier, TMA
 //                           store or reduce-add by thread 0 (not waited for:
 //                           it drains during the next tile)
+//                           (with `rows`, a tile with fewer valid rows:
+//                           predicated 16-byte copies by the threads instead)
 //   dgemm.epilogue_store_rows -> bf16x2 packing, predicated global stores
 //
 //===----------------------------------------------------------------------===//
@@ -200,6 +202,207 @@ struct PromoteColsLowering : OpRewritePattern<PromoteColsOp> {
   }
 };
 
+/// The staging half of an epilogue: thread 0 waits until the previous
+/// tile's TMA store has read the staging tile, the consumers meet at named
+/// barrier 1, and each thread writes its totals (bf16 pairs, or f32 pairs)
+/// into the `block_m` x `block_n` staging tile at `staging`:
+///   row-major:  (row * BN + 8j + col) * E
+///   swizzled:   (j / G) * BM * 128 + row * 128 + (piece ^ (row % 8)) * 16
+///               + (col * E) % 16,   piece = ((8j + col) * E % 128) / 16,
+///               G = 8-column groups per 128-byte chunk (8 bf16, 4 f32)
+/// (E bytes per element; row % 8 is lane / 4 for both of a thread's rows).
+/// Returns thread 0's predicate (the leader).
+Value writeStaging(EpilogueStoreOp op, Value staging, bool swizzled, bool f32,
+                   PatternRewriter &rw) {
+  Location loc = op.getLoc();
+  int64_t bn = op.getBlockN();
+  int64_t threads = 128 * op.getConsumers();
+  const TileTotals tt(op);
+  const int64_t waveRows = tt.waveRows, waves = tt.waves, parts = tt.parts,
+                groupsPerPart = tt.groupsPerPart;
+  Type i8 = rw.getI8Type();
+  Value tid = op.getTid();
+  auto c = [&](int64_t v) { return i32c(rw, loc, v); };
+  Value warp = arith::DivUIOp::create(rw, loc, tid, c(32));
+  Value lane = arith::RemUIOp::create(rw, loc, tid, c(32));
+  // Row of the thread's first register pair: 16 * warp + lane / 4 (warps
+  // of all consumer warpgroups are consecutive 16-row slices).
+  Value laneRow = arith::DivUIOp::create(rw, loc, lane, c(4));
+  Value row0 = arith::AddIOp::create(
+      rw, loc, arith::MulIOp::create(rw, loc, warp, c(16)), laneRow);
+  Value col = arith::MulIOp::create(
+      rw, loc, arith::RemUIOp::create(rw, loc, lane, c(4)), c(2));
+  const int64_t bm = op.getBlockM(), e = f32 ? 4 : 2;
+  // Columns per 128-byte swizzled chunk, 8-column groups per chunk.
+  const int64_t chunkCols = 128 / e, groupsPerChunk = chunkCols / 8;
+  Value row1 = arith::AddIOp::create(rw, loc, row0, c(8));
+  // Row-major: the byte offset of row0's first pair, once; row1 is 8 rows
+  // further, and group j 8 * E bytes further.
+  Value rowMajor0 = arith::MulIOp::create(
+      rw, loc,
+      arith::AddIOp::create(rw, loc,
+                            arith::MulIOp::create(rw, loc, row0, c(bn)), col),
+      c(e));
+  Value rowMajor1 = arith::AddIOp::create(rw, loc, rowMajor0, c(8 * e * bn));
+  // Swizzled: the 16-byte piece of column `col` within an 8-column group
+  // and the byte within the piece (bf16: piece 0, byte col * 2; f32: piece
+  // col / 4, byte (col % 4) * 4).
+  Value colPiece = f32 ? arith::DivUIOp::create(rw, loc, col, c(4)).getResult()
+                       : c(0);
+  Value colByte =
+      f32 ? arith::MulIOp::create(
+                rw, loc, arith::RemUIOp::create(rw, loc, col, c(4)), c(4))
+                .getResult()
+          : arith::MulIOp::create(rw, loc, col, c(2)).getResult();
+  // Wave w's rows are waveRows * w further down (a multiple of 8, so the
+  // swizzle pattern row % 8 is the same).
+  auto offset = [&](Value row, int64_t j, int64_t w) -> Value {
+    if (!swizzled)
+      return arith::AddIOp::create(rw, loc, row == row0 ? rowMajor0 : rowMajor1,
+                                   c(8 * e * j + w * waveRows * bn * e));
+    int64_t firstPiece = (j % groupsPerChunk) * 8 * e / 16;
+    Value piece = arith::XOrIOp::create(
+        rw, loc, laneRow,
+        arith::AddIOp::create(rw, loc, colPiece, c(firstPiece)));
+    Value inChunk = arith::AddIOp::create(
+        rw, loc, arith::MulIOp::create(rw, loc, row, c(128)),
+        arith::AddIOp::create(
+            rw, loc, arith::MulIOp::create(rw, loc, piece, c(16)), colByte));
+    return arith::AddIOp::create(
+        rw, loc, inChunk,
+        c((j / groupsPerChunk) * bm * 128 + w * waveRows * 128));
+  };
+  // The previous tile's store must have read the staging tile.
+  Value leader =
+      arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, tid, c(0));
+  auto drained = scf::IfOp::create(rw, loc, leader, false);
+  {
+    OpBuilder::InsertionGuard g(rw);
+    rw.setInsertionPointToStart(drained.thenBlock());
+    NVVM::CpAsyncBulkWaitGroupOp::create(rw, loc, rw.getI32IntegerAttr(0),
+                                         rw.getUnitAttr());
+  }
+  NVVM::BarrierOp::create(rw, loc, Type(), c(1), c(threads), nullptr, Value());
+  for (int64_t w = 0; w < waves; ++w) {
+    ValueRange totals = op.getTotals().slice(w * parts, parts);
+    for (int64_t j = 0; j < bn / 8; ++j) {
+      for (int64_t h = 0; h < 2; ++h) {
+        Value packed = f32 ? f32Pair(rw, loc, totals, groupsPerPart, j, h)
+                           : packedPair(rw, loc, totals, groupsPerPart, j, h);
+        Value addr = LLVM::GEPOp::create(
+            rw, loc, staging.getType(), i8, staging,
+            ArrayRef<LLVM::GEPArg>{offset(h ? row1 : row0, j, w)});
+        LLVM::StoreOp::create(rw, loc, packed, addr, /*alignment=*/e * 2);
+      }
+    }
+  }
+  return leader;
+}
+
+/// A staged bf16 tile's valid rows to D[group, m0 + row, n0 + column], by
+/// the consumer threads: 16-byte
+/// pieces, consecutive threads taking consecutive pieces of a row (piece p:
+/// row p / (BN/8), columns 8 * (p % (BN/8)) ..), each stored when its row <
+/// rows and its first column < ld - n0 (ld and n0 are multiples of 8, so a
+/// piece is whole or outside).
+void copyOutRows(EpilogueStoreOp op, bool swizzled, PatternRewriter &rw) {
+  Location loc = op.getLoc();
+  const int64_t bm = op.getBlockM(), bn = op.getBlockN(), ld = op.getLd();
+  const int64_t threads = 128 * op.getConsumers();
+  Value staging = op.getStaging();
+  auto c = [&](int64_t v) { return i32c(rw, loc, v); };
+  Type i8 = rw.getI8Type(), i64 = rw.getI64Type();
+  auto v4i32 = VectorType::get({4}, rw.getI32Type());
+  const int64_t perRow = bn / 8, pieces = bm * perRow;
+  // The thread index and the group through an asm statement with side
+  // effects, so that no address is computed before the copy: LLVM hoisted
+  // all 2 x 12 piece addresses (48 registers) above the main loop, and
+  // ptxas spilled at 128x192 (92-152 bytes).
+  auto opaque = [&](Value v) -> Value {
+    return LLVM::InlineAsmOp::create(
+               rw, loc, rw.getI32Type(), ValueRange{v}, "mov.u32 $0, $1;",
+               "=r,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
+               LLVM::tailcallkind::TailCallKind::None,
+               /*asm_dialect=*/LLVM::AsmDialectAttr(),
+               /*operand_attrs=*/ArrayAttr())
+        .getResult(0);
+  };
+  Value tid = opaque(op.getTid());
+  Value group = opaque(op.getGroup());
+  Value cols = arith::SubIOp::create(rw, loc, c(ld), op.getN0());
+  // Element (0, 0) of the tile: (group * m_max + m0) * ld + n0, in i64.
+  auto wide = [&](Value v) -> Value {
+    return arith::ExtUIOp::create(rw, loc, i64, v);
+  };
+  Value tileRow = arith::AddIOp::create(
+      rw, loc,
+      arith::MulIOp::create(rw, loc, wide(group), wide(op.getMMax())),
+      wide(op.getM0()));
+  Value tileElement = arith::AddIOp::create(
+      rw, loc,
+      arith::MulIOp::create(rw, loc, tileRow,
+                            arith::ConstantIntOp::create(rw, loc, i64, ld)),
+      wide(op.getN0()));
+  Value tileBytes = arith::MulIOp::create(
+      rw, loc, tileElement, arith::ConstantIntOp::create(rw, loc, i64, 2));
+  Value d = LLVM::GEPOp::create(rw, loc, op.getD().getType(), i8, op.getD(),
+                                ArrayRef<LLVM::GEPArg>{tileBytes});
+  for (int64_t i = 0; i * threads < pieces; ++i) {
+    Value p = arith::AddIOp::create(rw, loc, tid, c(i * threads));
+    Value row = arith::DivUIOp::create(rw, loc, p, c(perRow));
+    Value piece = arith::RemUIOp::create(rw, loc, p, c(perRow));
+    Value col = arith::MulIOp::create(rw, loc, piece, c(8));
+    Value ok = arith::AndIOp::create(
+        rw, loc,
+        arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::slt, row,
+                              op.getRows()),
+        arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::slt, col, cols));
+    if ((i + 1) * threads > pieces)
+      ok = arith::AndIOp::create(
+          rw, loc, ok,
+          arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult, p,
+                                c(pieces)));
+    auto guard = scf::IfOp::create(rw, loc, ok, false);
+    OpBuilder::InsertionGuard g(rw);
+    rw.setInsertionPointToStart(guard.thenBlock());
+    // The piece in the staging tile (writeStaging's layout).
+    Value from;
+    if (swizzled) {
+      Value chunk = arith::DivUIOp::create(rw, loc, piece, c(8));
+      Value swz = arith::XOrIOp::create(
+          rw, loc, arith::RemUIOp::create(rw, loc, piece, c(8)),
+          arith::RemUIOp::create(rw, loc, row, c(8)));
+      from = arith::AddIOp::create(
+          rw, loc, arith::MulIOp::create(rw, loc, chunk, c(bm * 128)),
+          arith::AddIOp::create(
+              rw, loc, arith::MulIOp::create(rw, loc, row, c(128)),
+              arith::MulIOp::create(rw, loc, swz, c(16))));
+    } else {
+      from = arith::MulIOp::create(
+          rw, loc,
+          arith::AddIOp::create(
+              rw, loc, arith::MulIOp::create(rw, loc, row, c(bn)), col),
+          c(2));
+    }
+    Value src = LLVM::GEPOp::create(rw, loc, staging.getType(), i8, staging,
+                                    ArrayRef<LLVM::GEPArg>{from});
+    Value v = LLVM::LoadOp::create(rw, loc, v4i32, src, /*alignment=*/16);
+    // Byte offset in D in i64: row * ld * 2 can pass 2^31.
+    Value to = arith::MulIOp::create(
+        rw, loc,
+        arith::AddIOp::create(
+            rw, loc,
+            arith::MulIOp::create(
+                rw, loc, arith::ExtUIOp::create(rw, loc, i64, row),
+                arith::ConstantIntOp::create(rw, loc, i64, ld)),
+            arith::ExtUIOp::create(rw, loc, i64, col)),
+        arith::ConstantIntOp::create(rw, loc, i64, 2));
+    Value dst = LLVM::GEPOp::create(rw, loc, d.getType(), i8, d,
+                                    ArrayRef<LLVM::GEPArg>{to});
+    LLVM::StoreOp::create(rw, loc, v, dst, /*alignment=*/16);
+  }
+}
+
 struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(EpilogueStoreOp op,
@@ -208,95 +411,13 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
     MLIRContext *ctx = rw.getContext();
     int64_t bn = op.getBlockN();
     int64_t threads = 128 * op.getConsumers();
-    const TileTotals tt(op);
-    const int64_t waveRows = tt.waveRows, waves = tt.waves, parts = tt.parts,
-                  groupsPerPart = tt.groupsPerPart;
     Type i8 = rw.getI8Type();
-    Value tid = op.getTid();
     auto c = [&](int64_t v) { return i32c(rw, loc, v); };
-    Value warp = arith::DivUIOp::create(rw, loc, tid, c(32));
-    Value lane = arith::RemUIOp::create(rw, loc, tid, c(32));
-    // Row of the thread's first register pair: 16 * warp + lane / 4 (warps
-    // of all consumer warpgroups are consecutive 16-row slices).
-    Value laneRow = arith::DivUIOp::create(rw, loc, lane, c(4));
-    Value row0 = arith::AddIOp::create(
-        rw, loc, arith::MulIOp::create(rw, loc, warp, c(16)), laneRow);
-    Value col = arith::MulIOp::create(
-        rw, loc, arith::RemUIOp::create(rw, loc, lane, c(4)), c(2));
     const bool swizzled = op.getSwizzle() == 128;
     const bool f32 = op.getF32();
     const int64_t bm = op.getBlockM(), e = f32 ? 4 : 2;
-    // Columns per 128-byte swizzled chunk, 8-column groups per chunk.
-    const int64_t chunkCols = 128 / e, groupsPerChunk = chunkCols / 8;
-    // Byte offset in the staging tile of the thread's pair (row, 8j + col),
-    // E bytes per element:
-    //   row-major:  (row * BN + 8j + col) * E
-    //   swizzled:   (j / G) * BM * 128 + row * 128 + (piece ^ (row % 8)) * 16
-    //               + (col * E) % 16,   piece = ((8j + col) * E % 128) / 16,
-    //               G = 8-column groups per 128-byte chunk (8 bf16, 4 f32)
-    // (row % 8 is lane / 4 for both of the thread's rows).
-    Value row1 = arith::AddIOp::create(rw, loc, row0, c(8));
-    // Row-major: the byte offset of row0's first pair, once; row1 is 8 rows
-    // further, and group j 8 * E bytes further.
-    Value rowMajor0 = arith::MulIOp::create(
-        rw, loc,
-        arith::AddIOp::create(rw, loc,
-                              arith::MulIOp::create(rw, loc, row0, c(bn)), col),
-        c(e));
-    Value rowMajor1 = arith::AddIOp::create(rw, loc, rowMajor0, c(8 * e * bn));
-    // Swizzled: the 16-byte piece of column `col` within an 8-column group
-    // and the byte within the piece (bf16: piece 0, byte col * 2; f32: piece
-    // col / 4, byte (col % 4) * 4).
-    Value colPiece = f32 ? arith::DivUIOp::create(rw, loc, col, c(4)).getResult()
-                         : c(0);
-    Value colByte =
-        f32 ? arith::MulIOp::create(
-                  rw, loc, arith::RemUIOp::create(rw, loc, col, c(4)), c(4))
-                  .getResult()
-            : arith::MulIOp::create(rw, loc, col, c(2)).getResult();
-    // Wave w's rows are waveRows * w further down (a multiple of 8, so the
-    // swizzle pattern row % 8 is the same).
-    auto offset = [&](Value row, int64_t j, int64_t w) -> Value {
-      if (!swizzled)
-        return arith::AddIOp::create(rw, loc, row == row0 ? rowMajor0 : rowMajor1,
-                                     c(8 * e * j + w * waveRows * bn * e));
-      int64_t firstPiece = (j % groupsPerChunk) * 8 * e / 16;
-      Value piece = arith::XOrIOp::create(
-          rw, loc, laneRow,
-          arith::AddIOp::create(rw, loc, colPiece, c(firstPiece)));
-      Value inChunk = arith::AddIOp::create(
-          rw, loc, arith::MulIOp::create(rw, loc, row, c(128)),
-          arith::AddIOp::create(
-              rw, loc, arith::MulIOp::create(rw, loc, piece, c(16)), colByte));
-      return arith::AddIOp::create(
-          rw, loc, inChunk,
-          c((j / groupsPerChunk) * bm * 128 + w * waveRows * 128));
-    };
-    // The previous tile's store must have read the staging tile.
-    Value leader =
-        arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, tid, c(0));
-    auto drained = scf::IfOp::create(rw, loc, leader, false);
-    {
-      OpBuilder::InsertionGuard g(rw);
-      rw.setInsertionPointToStart(drained.thenBlock());
-      NVVM::CpAsyncBulkWaitGroupOp::create(rw, loc, rw.getI32IntegerAttr(0),
-                                           rw.getUnitAttr());
-    }
-    NVVM::BarrierOp::create(rw, loc, Type(), c(1), c(threads), nullptr,
-                            Value());
-    for (int64_t w = 0; w < waves; ++w) {
-      ValueRange totals = op.getTotals().slice(w * parts, parts);
-      for (int64_t j = 0; j < bn / 8; ++j) {
-        for (int64_t h = 0; h < 2; ++h) {
-          Value packed = f32 ? f32Pair(rw, loc, totals, groupsPerPart, j, h)
-                             : packedPair(rw, loc, totals, groupsPerPart, j, h);
-          Value addr = LLVM::GEPOp::create(
-              rw, loc, op.getStaging().getType(), i8, op.getStaging(),
-              ArrayRef<LLVM::GEPArg>{offset(h ? row1 : row0, j, w)});
-          LLVM::StoreOp::create(rw, loc, packed, addr, /*alignment=*/e * 2);
-        }
-      }
-    }
+    const int64_t chunkCols = 128 / e;
+    Value leader = writeStaging(op, op.getStaging(), swizzled, f32, rw);
     // Make the shared stores visible to the TMA engine, then one thread
     // stores the tile; it drains while the next tile's main loop runs.
     NVVM::FenceProxyOp::create(
@@ -304,8 +425,8 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
         NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
     NVVM::BarrierOp::create(rw, loc, Type(), c(1), c(threads), nullptr,
                             Value());
-    auto store = scf::IfOp::create(rw, loc, leader, false);
-    {
+    auto tmaStore = [&] {
+      auto store = scf::IfOp::create(rw, loc, leader, false);
       OpBuilder::InsertionGuard g(rw);
       rw.setInsertionPointToStart(store.thenBlock());
       // One box of the whole tile, or one per 128-byte column chunk.
@@ -337,6 +458,19 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
               Value());
       }
       NVVM::CpAsyncBulkCommitGroupOp::create(rw, loc);
+    };
+    if (!op.getRows()) {
+      tmaStore();
+    } else {
+      // A tile with fewer valid rows than block M: copied out by the threads.
+      Value whole = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::sge,
+                                          op.getRows(), c(bm));
+      auto which = scf::IfOp::create(rw, loc, whole, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard g(rw);
+      rw.setInsertionPointToStart(which.thenBlock());
+      tmaStore();
+      rw.setInsertionPointToStart(which.elseBlock());
+      copyOutRows(op, swizzled, rw);
     }
     rw.eraseOp(op);
     return success();
@@ -408,6 +542,7 @@ struct EpilogueStoreRowsLowering : OpRewritePattern<EpilogueStoreRowsOp> {
     rw.eraseOp(op);
     return success();
   }
+
 };
 
 struct ConvertDGEMMToNVVMPass

@@ -53,10 +53,11 @@
 //     start: the walk reads it per tile) on the device (the launch does not
 //     depend on it); a tile whose rows are all below masked_m[g] is stored
 //     as in the normal kernel (TMA store through a 3-D map of D), one that
-//     crosses it straight from registers, row-predicated
-//     (dgemm.epilogue_store_rows); the consumers meet at a named barrier
-//     before the next tile's B scales overwrite shared memory (the
-//     row-predicated store has no barrier of its own).
+//     crosses it row-predicated (dgemm.epilogue_store_rows): through the
+//     staging tile, copied out in 16-byte pieces of its valid rows (or,
+//     with masked-partial-store=direct, straight from registers); the
+//     consumers meet at a named barrier before the next tile's B scales
+//     overwrite shared memory.
 //
 // Weight-gradient form (1x128 B scales, f32 D, optionally D += A * B^T):
 // each stage also receives the tile's BN B scales of its K block by TMA (a
@@ -818,7 +819,9 @@ private:
       auto tmaStore = [&](Value groupCoord) {
         auto store = EpilogueStoreOp::create(
             b, loc, totals, k.byteAt(smem, l.dOff), tensorMap(kMapD), n0, m0,
-            groupCoord, tid, b.getI32IntegerAttr(l.blockM),
+            groupCoord, tid, /*rows=*/Value(), /*d=*/Value(),
+            /*m_max=*/Value(),
+            b.getI32IntegerAttr(l.blockM),
             b.getI32IntegerAttr(l.blockN), b.getI32IntegerAttr(l.consumers),
             b.getI32IntegerAttr(l.dSwizzle));
         if (l.f32Out)
@@ -836,7 +839,17 @@ private:
         tmaStore(Value());
         return kLoop.getResult(0);
       }
-      if (l.masked()) {
+      if (l.maskedStaged) {
+        // Through the staging tile: TMA store when the whole tile is below
+        // masked_m[g], else the threads copy its valid rows out.
+        Value rows = k.sub(maskedRows(group), m0);
+        EpilogueStoreOp::create(
+            b, loc, totals, k.byteAt(smem, l.dOff), tensorMap(kMapD), n0, m0,
+            group, tid, rows, fn.getArgument(kDPtr), fn.getArgument(kM),
+            b.getI32IntegerAttr(l.blockM), b.getI32IntegerAttr(l.blockN),
+            b.getI32IntegerAttr(l.consumers),
+            b.getI32IntegerAttr(l.dSwizzle), b.getI32IntegerAttr(l.n));
+      } else if (l.masked()) {
         // Whole tile below masked_m[g]: TMA store; else by row.
         Value rows = k.sub(maskedRows(group), m0);
         Value whole = arith::CmpIOp::create(
@@ -868,10 +881,9 @@ private:
     b.setInsertionPointAfter(last);
   }
 
-  /// Masked layout: the tile's first `rows` rows go straight to D
-  /// [G, M_max, N] (contiguous) at element ((g * M_max + m0) * N + n0).
-  void storeMaskedTile(ValueRange totals, Value rows, Value m0, Value n0,
-                       Value group) {
+  /// Masked layout: the address of the tile's element (0, 0) in D
+  /// [G, M_max, N] (contiguous): element ((g * M_max + m0) * N + n0).
+  Value maskedTileAddress(Value m0, Value n0, Value group) {
     Type i64 = k.i64;
     auto wide = [&](Value v) -> Value {
       return arith::ExtUIOp::create(b, loc, i64, v);
@@ -887,11 +899,16 @@ private:
         wide(n0));
     Value bytes = arith::MulIOp::create(
         b, loc, element, arith::ConstantIntOp::create(b, loc, i64, 2));
-    Value d = LLVM::GEPOp::create(b, loc, k.ptr1, k.i8,
-                                  fn.getArgument(kDPtr),
-                                  ArrayRef<LLVM::GEPArg>{bytes});
+    return LLVM::GEPOp::create(b, loc, k.ptr1, k.i8, fn.getArgument(kDPtr),
+                               ArrayRef<LLVM::GEPArg>{bytes});
+  }
+
+  /// Masked layout, a tile crossing masked_m (masked-partial-store=direct):
+  /// its first `rows` rows straight from registers.
+  void storeMaskedTile(ValueRange totals, Value rows, Value m0, Value n0,
+                       Value group) {
     EpilogueStoreRowsOp::create(
-        b, loc, totals, d, rows,
+        b, loc, totals, maskedTileAddress(m0, n0, group), rows,
         k.sub(k.c32(l.n), n0), tid, b.getI32IntegerAttr(l.n),
         b.getI32IntegerAttr(l.blockM), b.getI32IntegerAttr(l.blockN),
         b.getI32IntegerAttr(l.consumers));

@@ -63,6 +63,14 @@ struct KernelLayout {
   /// "evict_first", "evict_last", "evict_normal" (a `createpolicy` policy
   /// passed with each load).
   std::string l2HintA, l2HintB;
+  /// Masked layout: a tile crossing masked_m goes through the staging tile
+  /// and out in 16-byte row pieces (dgemm-lower-to-kernel
+  /// {masked-partial-store}, needs N % 8 == 0), else straight from
+  /// registers in 4-byte pairs.
+  bool maskedStaged = false;
+  /// maskedStaged was set by masked-partial-store against its 'auto' rule
+  /// (the kernel name then ends in _ps or _pd).
+  bool maskedStoreOverride = false;
   /// 128 when the epilogue stages D in 64-column chunks with 128-byte
   /// swizzle (block N a multiple of 64 and K <= 4096), else 0 (row-major
   /// staging).

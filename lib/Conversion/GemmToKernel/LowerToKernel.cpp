@@ -125,6 +125,7 @@ static std::string kernelName(const KernelLayout &l) {
          (l.pingpong ? (l.handoff ? "_ho" : "_pp") : "") +
          (l.tailSplit ? "_ts" : "") + hintSuffix("_ha", l.l2HintA) +
          hintSuffix("_hb", l.l2HintB) +
+         (l.maskedStoreOverride ? (l.maskedStaged ? "_ps" : "_pd") : "") +
          (l.consumerRegs != ::dgemm::consumerRegisterBudget(l.consumers)
               ? "_r" + std::to_string(l.consumerRegs)
               : "");
@@ -183,7 +184,9 @@ struct LowerToKernelPass
                    {"none", "evict-first", "evict-last", "evict-normal"}),
           notOneOf("l2-hint-b", l2HintB,
                    {"auto", "none", "evict-first", "evict-last",
-                    "evict-normal"})}) {
+                    "evict-normal"}),
+          notOneOf("masked-partial-store", maskedPartialStore,
+                   {"auto", "staged", "direct"})}) {
       if (!why.empty()) {
         getOperation().emitError() << why;
         return signalPassFailure();
@@ -279,6 +282,18 @@ struct LowerToKernelPass
                                 : option.str().replace(5, 1, "_");
       };
       layout.l2HintA = hint(l2HintA);
+      // Staged partial-tile stores write 16-byte pieces of D's rows. Auto:
+      // not at block M 256 with row-major staging (K > 4096), where ptxas
+      // spilled 4-20 bytes at the 232-register budget with it.
+      bool autoStaged = layout.rowWaves == 1 || layout.dSwizzle != 0;
+      layout.maskedStaged =
+          layout.masked() && layout.n % 8 == 0 &&
+          (maskedPartialStore == "staged" ||
+           (maskedPartialStore == "auto" && autoStaged));
+      // The kernel name says so where the option overrode auto.
+      layout.maskedStoreOverride =
+          layout.masked() && layout.n % 8 == 0 &&
+          layout.maskedStaged != autoStaged;
       layout.l2HintB = l2HintB == "auto"
                            ? std::string(config.streamB ? "evict_first" : "")
                            : hint(l2HintB);

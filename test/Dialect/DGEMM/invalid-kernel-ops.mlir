@@ -82,3 +82,33 @@ llvm.func @f32_swizzle_chunks(%t: !frag20, %s: !llvm.ptr<3>, %map: !llvm.ptr, %n
   dgemm.epilogue_store (%t), %s, %map[%n0, %m0] tid %tid {block_m = 64 : i32, block_n = 40 : i32, consumers = 1 : i32, swizzle = 128 : i32, f32} : (!frag20), !llvm.ptr
   llvm.return
 }
+
+// -----
+
+// The staged row copy writes 16-byte pieces: ld a multiple of 8.
+!frag8 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+llvm.func @store_rows_ld(%t: !frag8, %s: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %g: i32, %tid: i32, %r: i32, %d: !llvm.ptr<1>, %mm: i32) {
+  // expected-error @+1 {{with rows, ld must be a positive multiple of 8 (rows of 16-byte pieces), got 12}}
+  dgemm.epilogue_store (%t), %s, %map[%n0, %m0, %g] tid %tid rows %r at %d[%mm] : !llvm.ptr<1> {block_m = 64 : i32, block_n = 16 : i32, consumers = 1 : i32, ld = 12 : i32} : (!frag8), !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// A row copy needs the group (D is [G, m_max, ld]).
+!frag8 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+llvm.func @store_rows_group(%t: !frag8, %s: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %tid: i32, %r: i32, %d: !llvm.ptr<1>, %mm: i32) {
+  // expected-error @+1 {{rows needs a group (D is [G, m_max, ld])}}
+  dgemm.epilogue_store (%t), %s, %map[%n0, %m0] tid %tid rows %r at %d[%mm] : !llvm.ptr<1> {block_m = 64 : i32, block_n = 16 : i32, consumers = 1 : i32, ld = 16 : i32} : (!frag8), !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// Rows are copied as bf16.
+!frag8 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+llvm.func @store_rows_f32(%t: !frag8, %s: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %g: i32, %tid: i32, %r: i32, %d: !llvm.ptr<1>, %mm: i32) {
+  // expected-error @+1 {{rows is for bf16 stores (not f32, not reduce_add)}}
+  dgemm.epilogue_store (%t), %s, %map[%n0, %m0, %g] tid %tid rows %r at %d[%mm] : !llvm.ptr<1> {block_m = 64 : i32, block_n = 16 : i32, consumers = 1 : i32, ld = 16 : i32, f32} : (!frag8), !llvm.ptr
+  llvm.return
+}

@@ -113,6 +113,22 @@ LogicalResult EpilogueStoreOp::verify() {
                          << " with block_n = " << bn;
   if (getReduceAdd() && !getF32())
     return emitOpError() << "reduce_add needs an f32 output (f32)";
+  if (static_cast<bool>(getRows()) != static_cast<bool>(getD()) ||
+      static_cast<bool>(getRows()) != static_cast<bool>(getMMax()))
+    return emitOpError() << "rows, d and m_max go together (a tile with "
+                            "fewer rows is copied to d)";
+  if (getRows()) {
+    if (!getGroup())
+      return emitOpError() << "rows needs a group (D is [G, m_max, ld])";
+    if (getF32() || getReduceAdd())
+      return emitOpError() << "rows is for bf16 stores (not f32, not "
+                              "reduce_add)";
+    // The copy writes 16-byte pieces at (row * ld + 8 * piece) * 2.
+    if (getLd() < 8 || getLd() % 8 != 0)
+      return emitOpError() << "with rows, ld must be a positive multiple of "
+                              "8 (rows of 16-byte pieces), got "
+                           << getLd();
+  }
   return success();
 }
 

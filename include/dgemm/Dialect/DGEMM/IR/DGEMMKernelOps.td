@@ -148,16 +148,32 @@ def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store",
     columns through a map with 128-byte swizzle: the eight rows a warp writes
     at once fall in eight different bank groups (row-major rows of 256 or 384
     bytes would put them all in the same one).
+
+    With `rows` (the masked layout, bf16: the tile's valid rows, known on
+    the device), `d` (the base of D, row-major [G, `m_max`, `ld`], `ld` a
+    multiple of 8) and a `group`: a tile with
+    `rows` >= `block_m` is stored as above; one with fewer is copied out of
+    the staging tile by the consumer threads in 16-byte pieces (8 columns),
+    consecutive threads taking consecutive pieces of a row so that every
+    warp store writes whole 32-byte sectors, to D[group, m0 + row, n0 +
+    column], each piece stored when its row < `rows` and its first column
+    < `ld` - `n0`. The copy's addresses are computed after the barrier (an
+    asm statement keeps them there: none is live during the staging). The
+    copy is not async: the next tile's staging waits at named barrier 1.
   }];
   let arguments = (ins Variadic<LLVM_AnyStruct>:$totals, DGEMM_SharedPtr:$staging,
                        LLVM_AnyPointer:$d_map, I32:$n0, I32:$m0,
                        Optional<I32>:$group, I32:$tid,
+                       Optional<I32>:$rows, Optional<LLVM_AnyPointer>:$d,
+                       Optional<I32>:$m_max,
                        I32Attr:$block_m, I32Attr:$block_n,
                        I32Attr:$consumers,
                        DefaultValuedAttr<I32Attr, "0">:$swizzle,
+                       DefaultValuedAttr<I32Attr, "0">:$ld,
                        UnitAttr:$f32, UnitAttr:$reduce_add);
   let assemblyFormat = [{
-    `(` $totals `)` `,` $staging `,` $d_map `[` $n0 `,` $m0 (`,` $group^)? `]` `tid` $tid attr-dict
+    `(` $totals `)` `,` $staging `,` $d_map `[` $n0 `,` $m0 (`,` $group^)? `]` `tid` $tid
+    (`rows` $rows^ `at` $d `[` $m_max `]` `:` type($d))? attr-dict
     `:` `(` type($totals) `)` `,` type($d_map)
   }];
   let hasVerifier = 1;
