@@ -205,16 +205,17 @@ struct PromoteColsLowering : OpRewritePattern<PromoteColsOp> {
 /// The staging half of an epilogue: thread 0 waits until the previous
 /// tile's TMA store has read the staging tile, the consumers meet at named
 /// barrier 1, and each thread writes its totals (bf16 pairs, or f32 pairs)
-/// into the `block_m` x `block_n` staging tile at `staging`:
+/// into the op's `block_m` x `block_n` staging tile:
 ///   row-major:  (row * BN + 8j + col) * E
 ///   swizzled:   (j / G) * BM * 128 + row * 128 + (piece ^ (row % 8)) * 16
 ///               + (col * E) % 16,   piece = ((8j + col) * E % 128) / 16,
 ///               G = 8-column groups per 128-byte chunk (8 bf16, 4 f32)
 /// (E bytes per element; row % 8 is lane / 4 for both of a thread's rows).
 /// Returns thread 0's predicate (the leader).
-Value writeStaging(EpilogueStoreOp op, Value staging, bool swizzled, bool f32,
+Value writeStaging(EpilogueStoreOp op, bool swizzled, bool f32,
                    PatternRewriter &rw) {
   Location loc = op.getLoc();
+  Value staging = op.getStaging();
   int64_t bn = op.getBlockN();
   int64_t threads = 128 * op.getConsumers();
   const TileTotals tt(op);
@@ -300,11 +301,11 @@ Value writeStaging(EpilogueStoreOp op, Value staging, bool swizzled, bool f32,
 }
 
 /// A staged bf16 tile's valid rows to D[group, m0 + row, n0 + column], by
-/// the consumer threads: 16-byte
-/// pieces, consecutive threads taking consecutive pieces of a row (piece p:
-/// row p / (BN/8), columns 8 * (p % (BN/8)) ..), each stored when its row <
-/// rows and its first column < ld - n0 (ld and n0 are multiples of 8, so a
-/// piece is whole or outside).
+/// the consumer threads: 16-byte pieces, consecutive threads taking
+/// consecutive pieces of a row (piece p: row p / (BN/8), columns
+/// 8 * (p % (BN/8)) ..), each stored when its row < rows and its first
+/// column < ld - n0 (ld and n0 are multiples of 8, so a piece is whole or
+/// outside).
 void copyOutRows(EpilogueStoreOp op, bool swizzled, PatternRewriter &rw) {
   Location loc = op.getLoc();
   const int64_t bm = op.getBlockM(), bn = op.getBlockN(), ld = op.getLd();
@@ -417,7 +418,7 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
     const bool f32 = op.getF32();
     const int64_t bm = op.getBlockM(), e = f32 ? 4 : 2;
     const int64_t chunkCols = 128 / e;
-    Value leader = writeStaging(op, op.getStaging(), swizzled, f32, rw);
+    Value leader = writeStaging(op, swizzled, f32, rw);
     // Make the shared stores visible to the TMA engine, then one thread
     // stores the tile; it drains while the next tile's main loop runs.
     NVVM::FenceProxyOp::create(

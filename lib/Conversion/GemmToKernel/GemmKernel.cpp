@@ -53,9 +53,10 @@
 //     start: the walk reads it per tile) on the device (the launch does not
 //     depend on it); a tile whose rows are all below masked_m[g] is stored
 //     as in the normal kernel (TMA store through a 3-D map of D), one that
-//     crosses it row-predicated (dgemm.epilogue_store_rows): through the
-//     staging tile, copied out in 16-byte pieces of its valid rows (or,
-//     with masked-partial-store=direct, straight from registers); the
+//     crosses it goes through the same staging tile and the consumer
+//     threads copy its valid rows out in 16-byte pieces (dgemm.epilogue_store
+//     with rows; with masked-partial-store=direct, or at block M 256 with
+//     row-major staging, straight from registers: dgemm.epilogue_store_rows); the
 //     consumers meet at a named barrier before the next tile's B scales
 //     overwrite shared memory.
 //
@@ -816,14 +817,17 @@ private:
       scf::YieldOp::create(b, loc, results);
       b.setInsertionPointAfter(kLoop);
       SmallVector<Value> totals(kLoop.getResults().drop_front());
-      auto tmaStore = [&](Value groupCoord) {
+      // With `rows` (masked, staged): a tile with fewer rows is copied out
+      // of the staging tile by the threads.
+      auto tmaStore = [&](Value groupCoord, Value rows = Value()) {
         auto store = EpilogueStoreOp::create(
             b, loc, totals, k.byteAt(smem, l.dOff), tensorMap(kMapD), n0, m0,
-            groupCoord, tid, /*rows=*/Value(), /*d=*/Value(),
-            /*m_max=*/Value(),
+            groupCoord, tid, rows, rows ? fn.getArgument(kDPtr) : Value(),
+            rows ? fn.getArgument(kM) : Value(),
             b.getI32IntegerAttr(l.blockM),
             b.getI32IntegerAttr(l.blockN), b.getI32IntegerAttr(l.consumers),
-            b.getI32IntegerAttr(l.dSwizzle));
+            b.getI32IntegerAttr(l.dSwizzle),
+            rows ? b.getI32IntegerAttr(l.n) : IntegerAttr());
         if (l.f32Out)
           store.setF32(true);
         if (l.accumulate)
@@ -842,13 +846,7 @@ private:
       if (l.maskedStaged) {
         // Through the staging tile: TMA store when the whole tile is below
         // masked_m[g], else the threads copy its valid rows out.
-        Value rows = k.sub(maskedRows(group), m0);
-        EpilogueStoreOp::create(
-            b, loc, totals, k.byteAt(smem, l.dOff), tensorMap(kMapD), n0, m0,
-            group, tid, rows, fn.getArgument(kDPtr), fn.getArgument(kM),
-            b.getI32IntegerAttr(l.blockM), b.getI32IntegerAttr(l.blockN),
-            b.getI32IntegerAttr(l.consumers),
-            b.getI32IntegerAttr(l.dSwizzle), b.getI32IntegerAttr(l.n));
+        tmaStore(group, k.sub(maskedRows(group), m0));
       } else if (l.masked()) {
         // Whole tile below masked_m[g]: TMA store; else by row.
         Value rows = k.sub(maskedRows(group), m0);
