@@ -19,6 +19,10 @@ as fast as normal, from the masked kernel itself (its walk, its stores).
       [--edit 'stages=2']   # and with its config edited
       [--only G4-m256]      # only these shapes
 
+--drawn gives the masked kernel run_grouped.py's drawn group sizes (m x
+U(0.7, 1.3), seed 1: the sizes of the benchmark's "drawn" rows) and the
+normal GEMM their sum of rows (no normal-wide).
+
 --profile launches each variant once (checked), for Nsight Compute.
 --ir-dir writes each variant's kernel IR (<shape>-<variant>.mlir), for
 SASS comparisons (dgemm-opt --dgemm-kernel-to-ptx --dgemm-dump-ptx, ptxas,
@@ -80,11 +84,12 @@ class Normal:
 
 
 class Masked:
-    def __init__(self, torch, dgemm, shape, kernel_ir, seed):
+    def __init__(self, torch, dgemm, shape, kernel_ir, seed, sizes=None):
         self.torch, self.dgemm, self.ir = torch, dgemm, kernel_ir
         g, m = shape["groups"], shape["m"]
-        self.case = run_grouped.Case(torch, dgemm, shape, [m] * g, seed=seed)
-        self.flops = 2.0 * g * m * shape["n"] * shape["k"]
+        sizes = sizes or [m] * g
+        self.case = run_grouped.Case(torch, dgemm, shape, sizes, seed=seed)
+        self.flops = 2.0 * sum(sizes) * shape["n"] * shape["k"]
 
     def with_ir(self, kernel_ir):
         other = copy.copy(self)
@@ -119,25 +124,35 @@ def main(argv=None):
                          "by ';' (e.g. 'stages=2;block_n=112,num_sms=128')")
     ap.add_argument("--only", default="",
                     help="only the shapes whose label (G4-m256-n7168-k2048) contains this")
+    ap.add_argument("--drawn", action="store_true",
+                    help="the masked kernel with the benchmark's drawn group sizes")
     ap.add_argument("--profile", action="store_true",
                     help="launch and check each variant once, no timing (under ncu)")
     args = ap.parse_args(argv)
     import torch
     dgemm = run_bench.import_dgemm()
     timer = run_bench.Timer(torch, iters=15, warmup=3)
+    # The drawn sizes as run_grouped.py draws them: one generator (seed 1)
+    # over the reference shapes in order.
+    rng, drawn = run_grouped.random.Random(1), {}
+    for s in run_grouped.read_grouped_shapes():
+        drawn[tuple(sorted(s.items()))] = run_grouped.sizes_for(s, "drawn", rng)
     shapes = [s for s in run_grouped.read_grouped_shapes()
               if s["layout"] == "masked" and (args.all or s["k"] == 2048)]
     for i, shape in enumerate(shapes):
         g, m, n, k = shape["groups"], shape["m"], shape["n"], shape["k"]
         config = sweep_grouped.selected_config(shape)
         label = "G%d-m%d-n%d-k%d" % (g, m, n, k)
+        sizes = drawn[tuple(sorted(shape.items()))] if args.drawn else [m] * g
+        if args.drawn:
+            label += "-drawn"
         if args.only not in label:
             continue
         # The normal GEMM on the same work has G M blocks: the selection
         # would not stream its B (stream_b), whatever the masked kernel does.
         sources = {"masked": sweep_grouped.grouped_ir(shape, config),
-                   "normal": normal_ir(g * m, n, k, config.replace(", stream_b = true", ""))}
-        if g > 1:
+                   "normal": normal_ir(sum(sizes), n, k, config.replace(", stream_b = true", ""))}
+        if g > 1 and not args.drawn:
             sources["normal-wide"] = normal_ir(m, g * n, k, config)
         option_sets = [""] + ([] if args.profile else [o for o in args.lower.split(";") if o])
         irs = {name + ("+" + o if o else ""): lower(text, o)
@@ -153,8 +168,8 @@ def main(argv=None):
             for name, text in irs.items():
                 safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
                 (args.ir_dir / ("%s-%s.mlir" % (label, safe))).write_text(text)
-        base = {"masked": Masked(torch, dgemm, shape, irs["masked"], seed=31 + i),
-                "normal": Normal(torch, dgemm, g * m, n, k, irs["normal"], seed=41 + i)}
+        base = {"masked": Masked(torch, dgemm, shape, irs["masked"], seed=31 + i, sizes=sizes),
+                "normal": Normal(torch, dgemm, sum(sizes), n, k, irs["normal"], seed=41 + i)}
         if "normal-wide" in irs:
             base["normal-wide"] = Normal(torch, dgemm, m, g * n, k, irs["normal-wide"], seed=51 + i)
         runs = {}
@@ -171,7 +186,7 @@ def main(argv=None):
             for name, r in runs.items():
                 r.check()
                 times[name].append(timer.time(r.call)["us"])
-        print("%s config %s" % (label, run_bench.short_config(config)), flush=True)
+        print("%s config %s sizes %s" % (label, run_bench.short_config(config), sizes), flush=True)
         for name, ts in times.items():
             flops = runs[name].flops
             print("%s %-24s %5.0f TFLOPS %6.1f us (rounds %s)"

@@ -1,6 +1,9 @@
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=wgmma-parts=2 | FileCheck %s
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s --check-prefix=OFF
 // RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=wgmma-parts=2 masked-partial-store=direct" | FileCheck %s --check-prefix=DIRECT
+// RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=wgmma-parts=2 empty-row-waves=compute" | FileCheck %s --check-prefix=EW
+// RUN: not dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=empty-row-waves=maybe 2>&1 | FileCheck %s --check-prefix=BADEW
+// BADEW: empty-row-waves must be skip or compute, got 'maybe'
 
 // Contiguous grouped GEMM: the normal kernel with B [G, N, K] through a 3-D
 // tensor map (coordinates k0, n0, group), the group of each M block read
@@ -88,6 +91,25 @@ func.func @contiguous(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided
 // CHECK: scf.while
 // CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
 // CHECK: nvvm.barrier id = %c2_i32
+// The tile's rows below masked_m: a consumer runs its 64-row wave only
+// when the tile has rows past the wave's first (64 * warpgroup), else it
+// only releases the stage (empty-row-waves=skip).
+// CHECK: %[[MR:.+]] = arith.minsi %{{.+}}, %arg{{[0-9]+}} : i32
+// CHECK-NEXT: %[[TROWS:.+]] = arith.subi %[[MR]], %{{.+}} : i32
+// CHECK: scf.for
+// CHECK: %[[ACTIVE:.+]] = arith.cmpi sgt, %[[TROWS]], %{{.+}} : i32
+// CHECK: scf.if %[[ACTIVE]] -> (!llvm.struct
+// CHECK: dgemm.wgmma_tile
+// CHECK: dgemm.promote
+// CHECK: } else {
+// CHECK-NOT: dgemm.wgmma_tile
+// CHECK: nvvm.mbarrier.arrive
+// CHECK-NOT: dgemm.wgmma_tile
+// CHECK: scf.yield %arg{{[0-9]+}}, %arg{{[0-9]+}} : !llvm.struct
+// With empty-row-waves=compute every wave computes (name ends in _ew).
+// EW-LABEL: llvm.func @dgemm_grouped_masked_g4_n4096_k7168_bm128_bn128_s5_g16_c128_p2_ew(
+// EW-NOT: arith.cmpi sgt
+// EW: dgemm.epilogue_store
 // The tile goes through the staging tile; one with fewer rows than block M
 // is copied out by the threads (masked-partial-store=auto: staged here).
 // CHECK: %[[ROWS:.+]] = arith.subi %{{.+}}, %{{.+}} : i32
@@ -96,8 +118,7 @@ func.func @contiguous(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided
 // DIRECT-LABEL: llvm.func @dgemm_grouped_masked_g4_n4096_k7168_bm128_bn128_s5_g16_c128_mca_p2_pd(
 // DIRECT: nvvm.setmaxregister increase 232
 // DIRECT: nvvm.barrier id = %c2_i32
-// DIRECT: %[[ROWS:.+]] = arith.subi %{{.+}}, %{{.+}} : i32
-// DIRECT: %[[WHOLE:.+]] = arith.cmpi sge, %[[ROWS]], %c128_i32
+// DIRECT: %[[WHOLE:.+]] = arith.cmpi sge, %[[ROWS:[0-9]+]], %c128_i32
 // DIRECT: scf.if %[[WHOLE]] {
 // DIRECT-NEXT: dgemm.epilogue_store(%{{.+}}#1, %{{.+}}#2), %{{.+}}, %arg3[%{{.+}}, %{{.+}}, %[[GC:.+]]] tid
 // DIRECT: } else {
@@ -169,5 +190,40 @@ func.func @grouped_contiguous_offsets(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?
       memref<?x16xf32, strided<[1, ?]>>, memref<4x7168x2048xf8E4M3FN>, memref<4x56x16xf32>)
       groups(%off : memref<4xi32>) outs(%d : memref<?x7168xbf16>)
       {config = #dgemm.config<block_m = 128, block_n = 192, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 128>}
+  return
+}
+
+// -----
+
+// Masked at block M 256 (two row waves per consumer): each wave has its
+// own test (rows past 64 * warpgroup, then past 128 + 64 * warpgroup), and
+// the consumers take 240 registers (ptxas spilled at 232 with the
+// branches), the producer 24.
+// CHECK-LABEL: llvm.func @dgemm_grouped_masked_g2_n4096_k2048_bm256_bn128_s3_g16_c132_p2_r240(
+// CHECK: nvvm.setmaxregister decrease 24
+// CHECK: nvvm.setmaxregister increase 240
+// CHECK: nvvm.barrier id = %c2_i32
+// CHECK: %[[MR:.+]] = arith.minsi %{{.+}}, %arg{{[0-9]+}} : i32
+// CHECK-NEXT: %[[TROWS:.+]] = arith.subi %[[MR]], %{{.+}} : i32
+// CHECK: scf.for
+// CHECK: %[[W0:.+]] = arith.muli %{{.+}}, %c64_i32{{.*}} : i32
+// CHECK: %[[F0:.+]] = arith.addi %[[W0]], %c0_i32{{.*}} : i32
+// CHECK: arith.cmpi sgt, %[[TROWS]], %[[F0]] : i32
+// CHECK: dgemm.wgmma_tile
+// CHECK: } else {
+// CHECK: %[[W1:.+]] = arith.muli %{{.+}}, %c64_i32{{.*}} : i32
+// CHECK: %[[F1:.+]] = arith.addi %[[W1]], %c128_i32{{.*}} : i32
+// CHECK: arith.cmpi sgt, %[[TROWS]], %[[F1]] : i32
+// CHECK: dgemm.wgmma_tile
+// CHECK: } else {
+// CHECK: nvvm.mbarrier.arrive
+// EW-LABEL: llvm.func @dgemm_grouped_masked_g2_n4096_k2048_bm256_bn128_s3_g16_c132_p2_ew(
+// EW: nvvm.setmaxregister increase 232
+func.func @masked_bm256(%a: memref<2x512x2048xf8E4M3FN>, %sa: memref<2x512x16xf32, strided<[8192, 1, 512]>>,
+    %b: memref<2x4096x2048xf8E4M3FN>, %sb: memref<2x32x16xf32>, %mm: memref<2xi32>, %d: memref<2x512x4096xbf16>) {
+  dgemm.grouped_gemm #dgemm.grouped<masked> ins(%a, %sa, %b, %sb : memref<2x512x2048xf8E4M3FN>,
+      memref<2x512x16xf32, strided<[8192, 1, 512]>>, memref<2x4096x2048xf8E4M3FN>, memref<2x32x16xf32>)
+      groups(%mm : memref<2xi32>) outs(%d : memref<2x512x4096xbf16>)
+      {config = #dgemm.config<block_m = 256, block_n = 128, stages = 3, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 132>}
   return
 }

@@ -58,7 +58,10 @@
 //     with rows; with masked-partial-store=direct, or at block M 256 with
 //     row-major staging, straight from registers: dgemm.epilogue_store_rows); the
 //     consumers meet at a named barrier before the next tile's B scales
-//     overwrite shared memory.
+//     overwrite shared memory. In a tile crossing masked_m, a consumer
+//     leaves out the wgmmas and promotion of its row waves that lie wholly
+//     past it (empty-row-waves=skip), only waiting for and releasing
+//     each stage, so a group's last tile costs about its valid rows.
 //
 // Weight-gradient form (1x128 B scales, f32 D, optionally D += A * B^T):
 // each stage also receives the tile's BN B scales of its K block by TMA (a
@@ -726,6 +729,10 @@ private:
 
       SmallVector<Value> inits = {it};
       inits.append(parts * waves, zero);
+      // Masked: the tile's rows below masked_m[g] (at least 1: the walk
+      // visits only tiles with rows).
+      Value tileRows =
+          l.skipEmptyWaves ? k.sub(maskedRows(group), m0) : Value();
       Value kFirst = k.c32(0);
       if (l.kUnroll == 2) {
         // K blocks in pairs: both blocks' wgmmas are issued (two fresh
@@ -762,6 +769,30 @@ private:
       // takes the registers of the previous one.
       for (int64_t w = 0; w < waves; ++w) {
         const bool lastWave = w == waves - 1;
+        ValueRange waveTotals =
+            kLoop.getRegionIterArgs().slice(1 + w * parts, parts);
+        if (w == 0 && l.skipEmptyWaves)
+          results[0] = k.add(i, k.c32(1));
+        // Masked, a wave wholly at or past masked_m: no wgmmas, no
+        // promotion; the last wave's else branch still releases the stage
+        // (a consumer that skips wave w skips every later one).
+        std::optional<OpBuilder::InsertionGuard> waveGuard;
+        scf::IfOp waveIf;
+        if (l.skipEmptyWaves) {
+          Value active = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::sgt, tileRows,
+              k.add(k.mul(wg, k.c32(64)), k.c32(w * waveRows)));
+          waveIf = scf::IfOp::create(
+              b, loc, SmallVector<Type>(parts, fragment), active,
+              /*withElseRegion=*/true);
+          waveGuard.emplace(b);
+          b.setInsertionPointToStart(waveIf.elseBlock());
+          if (lastWave)
+            releaseStage(s, lane);
+          scf::YieldOp::create(b, loc, waveTotals);
+          b.setInsertionPointToStart(waveIf.thenBlock());
+        }
+        SmallVector<Value> promoted;
         Value aTile = k.byteAt(aTile0, w * waveRows * 128);
         if (w > 0) {
           sa0 = rowScale(r0, w);
@@ -779,10 +810,10 @@ private:
         }
         if (l.pingpong && !l.handoff)
           NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
-        if (w == 0)
+        if (w == 0 && !l.skipEmptyWaves)
           results[0] = k.add(i, k.c32(1));
         for (int64_t p = 0; p < parts; ++p) {
-          Value total = kLoop.getRegionIterArgs()[1 + w * parts + p];
+          Value total = waveTotals[p];
           const bool lastPart = lastWave && p == parts - 1;
           NVVM::WgmmaWaitGroupSyncOp::create(
               b, loc, b.getI64IntegerAttr(parts - 1 - p));
@@ -798,7 +829,7 @@ private:
                 loadColumnScales(s, lane, p * partN, partN);
             if (lastPart && !l.lateRelease)
               releaseStage(s, lane);
-            results.push_back(PromoteColsOp::create(
+            promoted.push_back(PromoteColsOp::create(
                 b, loc, fragment, total, accs[p], sa0, sa1, pairs));
             if (lastPart && l.lateRelease)
               releaseStage(s, lane);
@@ -809,9 +840,16 @@ private:
             // arrival per consumer warp.
             releaseStage(s, lane);
           }
-          results.push_back(PromoteOp::create(
+          promoted.push_back(PromoteOp::create(
               b, loc, fragment, total, accs[p], sa0, sa1, sb0, sb1, sb2,
               former, b.getI32IntegerAttr(p * partN / 8)));
+        }
+        if (waveIf) {
+          scf::YieldOp::create(b, loc, promoted);
+          waveGuard.reset();
+          llvm::append_range(results, waveIf.getResults());
+        } else {
+          llvm::append_range(results, promoted);
         }
       }
       scf::YieldOp::create(b, loc, results);

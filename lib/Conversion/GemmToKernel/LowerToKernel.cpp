@@ -104,6 +104,14 @@ static std::string hintSuffix(const char *tag, const std::string &hint) {
   return tag + std::string(1, hint[std::string("evict_").size()]);
 }
 
+/// Whether a masked kernel of this layout can leave out row waves past
+/// masked_m: one K block per iteration, no consumer turns, more than one
+/// 64-row slab per tile.
+static bool skipsEmptyWaves(const KernelLayout &l) {
+  return l.masked() && l.kUnroll == 1 && !l.pingpong &&
+         l.rowWaves * l.consumers > 1;
+}
+
 static std::string kernelName(const KernelLayout &l) {
   std::string kind = l.groupOffsets ? "dgemm_grouped_contiguous_offsets_g"
                      : l.contiguous() ? "dgemm_grouped_contiguous_g"
@@ -126,6 +134,7 @@ static std::string kernelName(const KernelLayout &l) {
          (l.tailSplit ? "_ts" : "") + hintSuffix("_ha", l.l2HintA) +
          hintSuffix("_hb", l.l2HintB) +
          (l.maskedStoreOverride ? (l.maskedStaged ? "_ps" : "_pd") : "") +
+         (l.masked() && !l.skipEmptyWaves && skipsEmptyWaves(l) ? "_ew" : "") +
          (l.consumerRegs != ::dgemm::consumerRegisterBudget(l.consumers)
               ? "_r" + std::to_string(l.consumerRegs)
               : "");
@@ -186,7 +195,8 @@ struct LowerToKernelPass
                    {"auto", "none", "evict-first", "evict-last",
                     "evict-normal"}),
           notOneOf("masked-partial-store", maskedPartialStore,
-                   {"auto", "staged", "direct"})}) {
+                   {"auto", "staged", "direct"}),
+          notOneOf("empty-row-waves", emptyRowWaves, {"skip", "compute"})}) {
       if (!why.empty()) {
         getOperation().emitError() << why;
         return signalPassFailure();
@@ -294,6 +304,15 @@ struct LowerToKernelPass
       layout.maskedStoreOverride =
           layout.masked() && layout.n % 8 == 0 &&
           layout.maskedStaged != autoStaged;
+      layout.skipEmptyWaves =
+          emptyRowWaves == "skip" && skipsEmptyWaves(layout);
+      // Skipping at block M 256: ptxas spilled 16-36 bytes at (40, 232)
+      // with K <= 4096 (staged partial store); none at (24, 240).
+      if (layout.skipEmptyWaves && layout.rowWaves == 2 &&
+          layout.consumers == 2 && !consumerRegisters) {
+        layout.consumerRegs = 240;
+        layout.producerRegs = 504 - 2 * 240;
+      }
       layout.l2HintB = l2HintB == "auto"
                            ? std::string(config.streamB ? "evict_first" : "")
                            : hint(l2HintB);
