@@ -91,21 +91,22 @@ func.func @contiguous(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided
 // CHECK: scf.while
 // CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
 // CHECK: nvvm.barrier id = %c2_i32
-// The tile's rows below masked_m: a consumer runs its 64-row wave only
-// when the tile has rows past the wave's first (64 * warpgroup), else it
-// only releases the stage (empty-row-waves=skip).
+// The tile's rows below masked_m: a consumer runs the K loop with its
+// 64-row wave only when the tile has rows past the wave's first (64 *
+// warpgroup), else a loop that only releases each stage
+// (empty-row-waves=skip).
 // CHECK: %[[MR:.+]] = arith.minsi %{{.+}}, %arg{{[0-9]+}} : i32
 // CHECK-NEXT: %[[TROWS:.+]] = arith.subi %[[MR]], %{{.+}} : i32
-// CHECK: scf.for
 // CHECK: %[[ACTIVE:.+]] = arith.cmpi sgt, %[[TROWS]], %{{.+}} : i32
-// CHECK: scf.if %[[ACTIVE]] -> (!llvm.struct
+// CHECK: scf.if %[[ACTIVE]] -> (i32, !llvm.struct
+// CHECK: scf.for
 // CHECK: dgemm.wgmma_tile
-// CHECK: dgemm.promote
 // CHECK: } else {
+// CHECK: scf.for
 // CHECK-NOT: dgemm.wgmma_tile
 // CHECK: nvvm.mbarrier.arrive
 // CHECK-NOT: dgemm.wgmma_tile
-// CHECK: scf.yield %arg{{[0-9]+}}, %arg{{[0-9]+}} : !llvm.struct
+// CHECK: scf.yield %{{.+}}, %{{.+}}, %{{.+}} : i32, !llvm.struct
 // With empty-row-waves=compute every wave computes (name ends in _ew).
 // EW-LABEL: llvm.func @dgemm_grouped_masked_g4_n4096_k7168_bm128_bn128_s5_g16_c128_p2_ew(
 // EW-NOT: arith.cmpi sgt
@@ -195,34 +196,44 @@ func.func @grouped_contiguous_offsets(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?
 
 // -----
 
-// Masked at block M 256 (two row waves per consumer): each wave has its
-// own test (rows past 64 * warpgroup, then past 128 + 64 * warpgroup), and
-// the consumers take 240 registers (ptxas spilled at 232 with the
-// branches), the producer 24.
-// CHECK-LABEL: llvm.func @dgemm_grouped_masked_g2_n4096_k2048_bm256_bn128_s3_g16_c132_p2_r240(
-// CHECK: nvvm.setmaxregister decrease 24
-// CHECK: nvvm.setmaxregister increase 240
+// Masked at block M 256 (two row waves per consumer): three K loops, for
+// two waves (rows past 128 + 64 * warpgroup), one (past 64 * warpgroup)
+// and none; the epilogue stages D swizzled (with K > 4096 too: row-major
+// staging spilled with the three loops).
+// CHECK-LABEL: llvm.func @dgemm_grouped_masked_g2_n4096_k7168_bm256_bn128_s3_g16_c132_p2(
+// CHECK: nvvm.setmaxregister increase 232
 // CHECK: nvvm.barrier id = %c2_i32
 // CHECK: %[[MR:.+]] = arith.minsi %{{.+}}, %arg{{[0-9]+}} : i32
 // CHECK-NEXT: %[[TROWS:.+]] = arith.subi %[[MR]], %{{.+}} : i32
-// CHECK: scf.for
-// CHECK: %[[W0:.+]] = arith.muli %{{.+}}, %c64_i32{{.*}} : i32
-// CHECK: %[[F0:.+]] = arith.addi %[[W0]], %c0_i32{{.*}} : i32
-// CHECK: arith.cmpi sgt, %[[TROWS]], %[[F0]] : i32
-// CHECK: dgemm.wgmma_tile
-// CHECK: } else {
 // CHECK: %[[W1:.+]] = arith.muli %{{.+}}, %c64_i32{{.*}} : i32
 // CHECK: %[[F1:.+]] = arith.addi %[[W1]], %c128_i32{{.*}} : i32
-// CHECK: arith.cmpi sgt, %[[TROWS]], %[[F1]] : i32
-// CHECK: dgemm.wgmma_tile
+// CHECK: %[[TWO:.+]] = arith.cmpi sgt, %[[TROWS]], %[[F1]] : i32
+// CHECK: scf.if %[[TWO]] -> (i32, !llvm.struct
+// CHECK: scf.for
+// CHECK-COUNT-2: dgemm.wgmma_tile
+// CHECK: llvm.getelementptr %{{.+}}[16384]
+// CHECK-COUNT-2: dgemm.wgmma_tile
 // CHECK: } else {
+// CHECK: %[[W0:.+]] = arith.muli %{{.+}}, %c64_i32{{.*}} : i32
+// CHECK: %[[F0:.+]] = arith.addi %[[W0]], %c0_i32{{.*}} : i32
+// CHECK: %[[ONE:.+]] = arith.cmpi sgt, %[[TROWS]], %[[F0]] : i32
+// CHECK: scf.if %[[ONE]] -> (i32, !llvm.struct
+// CHECK: scf.for
+// CHECK-COUNT-2: dgemm.wgmma_tile
+// CHECK-NOT: dgemm.wgmma_tile
+// CHECK: } else {
+// CHECK: scf.for
+// CHECK-NOT: dgemm.wgmma_tile
 // CHECK: nvvm.mbarrier.arrive
-// EW-LABEL: llvm.func @dgemm_grouped_masked_g2_n4096_k2048_bm256_bn128_s3_g16_c132_p2_ew(
+// CHECK-NOT: dgemm.wgmma_tile
+// CHECK: dgemm.epilogue_store
+// CHECK-SAME: swizzle = 128
+// EW-LABEL: llvm.func @dgemm_grouped_masked_g2_n4096_k7168_bm256_bn128_s3_g16_c132_p2_ew(
 // EW: nvvm.setmaxregister increase 232
-func.func @masked_bm256(%a: memref<2x512x2048xf8E4M3FN>, %sa: memref<2x512x16xf32, strided<[8192, 1, 512]>>,
-    %b: memref<2x4096x2048xf8E4M3FN>, %sb: memref<2x32x16xf32>, %mm: memref<2xi32>, %d: memref<2x512x4096xbf16>) {
-  dgemm.grouped_gemm #dgemm.grouped<masked> ins(%a, %sa, %b, %sb : memref<2x512x2048xf8E4M3FN>,
-      memref<2x512x16xf32, strided<[8192, 1, 512]>>, memref<2x4096x2048xf8E4M3FN>, memref<2x32x16xf32>)
+func.func @masked_bm256(%a: memref<2x512x7168xf8E4M3FN>, %sa: memref<2x512x56xf32, strided<[28672, 1, 512]>>,
+    %b: memref<2x4096x7168xf8E4M3FN>, %sb: memref<2x32x56xf32>, %mm: memref<2xi32>, %d: memref<2x512x4096xbf16>) {
+  dgemm.grouped_gemm #dgemm.grouped<masked> ins(%a, %sa, %b, %sb : memref<2x512x7168xf8E4M3FN>,
+      memref<2x512x56xf32, strided<[28672, 1, 512]>>, memref<2x4096x7168xf8E4M3FN>, memref<2x32x56xf32>)
       groups(%mm : memref<2xi32>) outs(%d : memref<2x512x4096xbf16>)
       {config = #dgemm.config<block_m = 256, block_n = 128, stages = 3, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 132>}
   return

@@ -292,6 +292,13 @@ struct LowerToKernelPass
                                 : option.str().replace(5, 1, "_");
       };
       layout.l2HintA = hint(l2HintA);
+      layout.skipEmptyWaves =
+          emptyRowWaves == "skip" && skipsEmptyWaves(layout);
+      // Skipping at block M 256: ptxas spilled 16-44 bytes with row-major
+      // staging (K > 4096), none with the swizzled one.
+      if (layout.skipEmptyWaves && layout.rowWaves == 2 &&
+          epilogueSwizzle == "auto" && layout.blockN % 64 == 0)
+        layout.dSwizzle = 128;
       // Staged partial-tile stores write 16-byte pieces of D's rows. Auto:
       // not at block M 256 with row-major staging (K > 4096), where ptxas
       // spilled 4-20 bytes at the 232-register budget with it.
@@ -304,15 +311,6 @@ struct LowerToKernelPass
       layout.maskedStoreOverride =
           layout.masked() && layout.n % 8 == 0 &&
           layout.maskedStaged != autoStaged;
-      layout.skipEmptyWaves =
-          emptyRowWaves == "skip" && skipsEmptyWaves(layout);
-      // Skipping at block M 256: ptxas spilled 16-36 bytes at (40, 232)
-      // with K <= 4096 (staged partial store); none at (24, 240).
-      if (layout.skipEmptyWaves && layout.rowWaves == 2 &&
-          layout.consumers == 2 && !consumerRegisters) {
-        layout.consumerRegs = 240;
-        layout.producerRegs = 504 - 2 * 240;
-      }
       layout.l2HintB = l2HintB == "auto"
                            ? std::string(config.streamB ? "evict_first" : "")
                            : hint(l2HintB);
