@@ -1,9 +1,6 @@
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=wgmma-parts=2 | FileCheck %s
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s --check-prefix=OFF
 // RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=wgmma-parts=2 masked-partial-store=direct" | FileCheck %s --check-prefix=DIRECT
-// RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=wgmma-parts=2 empty-row-waves=compute" | FileCheck %s --check-prefix=EW
-// RUN: not dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=empty-row-waves=maybe 2>&1 | FileCheck %s --check-prefix=BADEW
-// BADEW: empty-row-waves must be skip or compute, got 'maybe'
 
 // Contiguous grouped GEMM: the normal kernel with B [G, N, K] through a 3-D
 // tensor map (coordinates k0, n0, group), the group of each M block read
@@ -61,7 +58,8 @@ func.func @contiguous(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided
 // CHECK-SAME: {box = [128, 128, 1], dims = [2, 1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}
 // CHECK-SAME: {box = [128, 1, 1], dims = [1, 2, 0], dtype = "f32", kind = "tensor_map", operand = 1 : i64, swizzle = 0 : i64}
 // CHECK-SAME: {box = [128, 128, 1], dims = [2, 1, 0], dtype = "u8", kind = "tensor_map", operand = 2 : i64, swizzle = 128 : i64}
-// CHECK-SAME: {box = [128, 128, 1], dims = [2, 1, 0], dtype = "bf16", kind = "tensor_map", operand = 5 : i64, swizzle = 0 : i64}
+// D is staged swizzled (64-column boxes) at any K in the masked layout.
+// CHECK-SAME: {box = [64, 128, 1], dims = [2, 1, 0], dtype = "bf16", kind = "tensor_map", operand = 5 : i64, swizzle = 128 : i64}
 // CHECK-SAME: {kind = "ptr", operand = 3 : i64}, {kind = "m"}, {kind = "ptr", operand = 4 : i64}, {kind = "ptr", operand = 5 : i64}]}
 // CHECK-COUNT-4: nvvm.prefetch tensormap
 // CHECK-NOT: nvvm.prefetch
@@ -91,35 +89,16 @@ func.func @contiguous(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided
 // CHECK: scf.while
 // CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
 // CHECK: nvvm.barrier id = %c2_i32
-// The tile's rows below masked_m: a consumer runs the K loop with its
-// 64-row wave only when the tile has rows past the wave's first (64 *
-// warpgroup), else a loop that only releases each stage
-// (empty-row-waves=skip).
-// CHECK: %[[MR:.+]] = arith.minsi %{{.+}}, %arg{{[0-9]+}} : i32
-// CHECK-NEXT: %[[TROWS:.+]] = arith.subi %[[MR]], %{{.+}} : i32
-// CHECK: %[[ACTIVE:.+]] = arith.cmpi sgt, %[[TROWS]], %{{.+}} : i32
-// CHECK: scf.if %[[ACTIVE]] -> (i32, !llvm.struct
-// CHECK: scf.for
-// CHECK: dgemm.wgmma_tile
-// CHECK: } else {
-// CHECK: scf.for
-// CHECK-NOT: dgemm.wgmma_tile
-// CHECK: nvvm.mbarrier.arrive
-// CHECK-NOT: dgemm.wgmma_tile
-// CHECK: scf.yield %{{.+}}, %{{.+}}, %{{.+}} : i32, !llvm.struct
-// With empty-row-waves=compute every wave computes (name ends in _ew).
-// EW-LABEL: llvm.func @dgemm_grouped_masked_g4_n4096_k7168_bm128_bn128_s5_g16_c128_p2_ew(
-// EW-NOT: arith.cmpi sgt
-// EW: dgemm.epilogue_store
 // The tile goes through the staging tile; one with fewer rows than block M
 // is copied out by the threads (masked-partial-store=auto: staged here).
 // CHECK: %[[ROWS:.+]] = arith.subi %{{.+}}, %{{.+}} : i32
-// CHECK: dgemm.epilogue_store(%{{.+}}#1, %{{.+}}#2), %{{.+}}, %arg3[%{{.+}}, %{{.+}}, %{{.+}}] tid %{{.+}} rows %[[ROWS]] at %[[DPTR]][%arg5] : !llvm.ptr<1> {block_m = 128 : i32, block_n = 128 : i32, consumers = 2 : i32, ld = 4096 : i32}
+// CHECK: dgemm.epilogue_store(%{{.+}}#1, %{{.+}}#2), %{{.+}}, %arg3[%{{.+}}, %{{.+}}, %{{.+}}] tid %{{.+}} rows %[[ROWS]] at %[[DPTR]][%arg5] : !llvm.ptr<1> {block_m = 128 : i32, block_n = 128 : i32, consumers = 2 : i32, ld = 4096 : i32, swizzle = 128 : i32}
 // With masked-partial-store=direct: TMA store when whole, else from registers.
 // DIRECT-LABEL: llvm.func @dgemm_grouped_masked_g4_n4096_k7168_bm128_bn128_s5_g16_c128_mca_p2_pd(
 // DIRECT: nvvm.setmaxregister increase 232
 // DIRECT: nvvm.barrier id = %c2_i32
-// DIRECT: %[[WHOLE:.+]] = arith.cmpi sge, %[[ROWS:[0-9]+]], %c128_i32
+// DIRECT: %[[ROWS:.+]] = arith.subi %{{.+}}, %{{.+}} : i32
+// DIRECT: %[[WHOLE:.+]] = arith.cmpi sge, %[[ROWS]], %c128_i32
 // DIRECT: scf.if %[[WHOLE]] {
 // DIRECT-NEXT: dgemm.epilogue_store(%{{.+}}#1, %{{.+}}#2), %{{.+}}, %arg3[%{{.+}}, %{{.+}}, %[[GC:.+]]] tid
 // DIRECT: } else {
@@ -191,50 +170,5 @@ func.func @grouped_contiguous_offsets(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?
       memref<?x16xf32, strided<[1, ?]>>, memref<4x7168x2048xf8E4M3FN>, memref<4x56x16xf32>)
       groups(%off : memref<4xi32>) outs(%d : memref<?x7168xbf16>)
       {config = #dgemm.config<block_m = 128, block_n = 192, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 128>}
-  return
-}
-
-// -----
-
-// Masked at block M 256 (two row waves per consumer): three K loops, for
-// two waves (rows past 128 + 64 * warpgroup), one (past 64 * warpgroup)
-// and none; the epilogue stages D swizzled (with K > 4096 too: row-major
-// staging spilled with the three loops).
-// CHECK-LABEL: llvm.func @dgemm_grouped_masked_g2_n4096_k7168_bm256_bn128_s3_g16_c132_p2(
-// CHECK: nvvm.setmaxregister increase 232
-// CHECK: nvvm.barrier id = %c2_i32
-// CHECK: %[[MR:.+]] = arith.minsi %{{.+}}, %arg{{[0-9]+}} : i32
-// CHECK-NEXT: %[[TROWS:.+]] = arith.subi %[[MR]], %{{.+}} : i32
-// CHECK: %[[W1:.+]] = arith.muli %{{.+}}, %c64_i32{{.*}} : i32
-// CHECK: %[[F1:.+]] = arith.addi %[[W1]], %c128_i32{{.*}} : i32
-// CHECK: %[[TWO:.+]] = arith.cmpi sgt, %[[TROWS]], %[[F1]] : i32
-// CHECK: scf.if %[[TWO]] -> (i32, !llvm.struct
-// CHECK: scf.for
-// CHECK-COUNT-2: dgemm.wgmma_tile
-// CHECK: llvm.getelementptr %{{.+}}[16384]
-// CHECK-COUNT-2: dgemm.wgmma_tile
-// CHECK: } else {
-// CHECK: %[[W0:.+]] = arith.muli %{{.+}}, %c64_i32{{.*}} : i32
-// CHECK: %[[F0:.+]] = arith.addi %[[W0]], %c0_i32{{.*}} : i32
-// CHECK: %[[ONE:.+]] = arith.cmpi sgt, %[[TROWS]], %[[F0]] : i32
-// CHECK: scf.if %[[ONE]] -> (i32, !llvm.struct
-// CHECK: scf.for
-// CHECK-COUNT-2: dgemm.wgmma_tile
-// CHECK-NOT: dgemm.wgmma_tile
-// CHECK: } else {
-// CHECK: scf.for
-// CHECK-NOT: dgemm.wgmma_tile
-// CHECK: nvvm.mbarrier.arrive
-// CHECK-NOT: dgemm.wgmma_tile
-// CHECK: dgemm.epilogue_store
-// CHECK-SAME: swizzle = 128
-// EW-LABEL: llvm.func @dgemm_grouped_masked_g2_n4096_k7168_bm256_bn128_s3_g16_c132_p2_ew(
-// EW: nvvm.setmaxregister increase 232
-func.func @masked_bm256(%a: memref<2x512x7168xf8E4M3FN>, %sa: memref<2x512x56xf32, strided<[28672, 1, 512]>>,
-    %b: memref<2x4096x7168xf8E4M3FN>, %sb: memref<2x32x56xf32>, %mm: memref<2xi32>, %d: memref<2x512x4096xbf16>) {
-  dgemm.grouped_gemm #dgemm.grouped<masked> ins(%a, %sa, %b, %sb : memref<2x512x7168xf8E4M3FN>,
-      memref<2x512x56xf32, strided<[28672, 1, 512]>>, memref<2x4096x7168xf8E4M3FN>, memref<2x32x56xf32>)
-      groups(%mm : memref<2xi32>) outs(%d : memref<2x512x4096xbf16>)
-      {config = #dgemm.config<block_m = 256, block_n = 128, stages = 3, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 132>}
   return
 }

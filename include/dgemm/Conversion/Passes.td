@@ -103,16 +103,6 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "pairs straight from registers; 'auto' (the default): staged, "
            "except at block M 256 with row-major staging (K > 4096), where "
            "ptxas spills with it">,
-    Option<"emptyRowWaves", "empty-row-waves", "std::string",
-           /*default=*/"\"skip\"",
-           "Masked layout, a tile that crosses masked_m: 'skip' (the "
-           "default) runs each consumer's K loop for its 64-row waves that "
-           "have rows only (one loop per count of waves, chosen per tile; "
-           "with none the consumer only waits for and releases each "
-           "stage), so a group's last tile costs about its valid rows; at "
-           "block M 256 the epilogue then stages D swizzled; 'compute': "
-           "every wave computes (the kernel name then ends in _ew). Kernels "
-           "with one K block per iteration and no consumer turns only">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",

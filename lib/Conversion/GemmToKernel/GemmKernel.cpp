@@ -58,11 +58,7 @@
 //     with rows; with masked-partial-store=direct, or at block M 256 with
 //     row-major staging, straight from registers: dgemm.epilogue_store_rows); the
 //     consumers meet at a named barrier before the next tile's B scales
-//     overwrite shared memory. In a tile crossing masked_m, a consumer
-//     runs the K loop for its row waves that have rows only (one loop per
-//     count, chosen per tile; with none it only waits for and releases
-//     each stage: empty-row-waves=skip), so a group's last tile costs
-//     about its valid rows.
+//     overwrite shared memory.
 //
 // Weight-gradient form (1x128 B scales, f32 D, optionally D += A * B^T):
 // each stage also receives the tile's BN B scales of its K block by TMA (a
@@ -728,143 +724,99 @@ private:
           k.byteAt(smem, l.sfbOff + 8 * l.kBlocks)};
       Value zero = LLVM::ZeroOp::create(b, loc, fragment);
 
-      // The K loop of the tile for this consumer's first `active` row
-      // waves (the others' totals stay zero; none: it only waits for and
-      // releases each stage). Returns the ring counter and the totals.
-      auto kLoopFor = [&](int64_t active) -> SmallVector<Value> {
-        SmallVector<Value> inits = {it};
-        inits.append(parts * active, zero);
-        Value kFirst = k.c32(0);
-        if (l.kUnroll == 2) {
-          // K blocks in pairs: both blocks' wgmmas are issued (two fresh
-          // fragments) before the first is promoted, so the tensor cores run
-          // the second chain while the first is waited for and promoted. An
-          // odd last block goes through the single-block loop below.
-          Value pairsEnd = k.andi(tileKBlocks(group), k.c32(-2));
-          inits = kBlockPairs(pairsEnd, inits, wg, r0, r1, lane, fragment,
-                              sfbRows, oneBlock, threeBlocks, former);
-          kFirst = pairsEnd;
-        }
-        auto kLoop = scf::ForOp::create(b, loc, kFirst, tileKBlocks(group),
-                                        k.c32(1), inits);
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(kLoop.getBody());
-        Value kb = kLoop.getInductionVar();
-        Value i = kLoop.getRegionIterArgs()[0];
-        // Scales into registers before the wgmma fence (a row wave's just
-        // before its own fence: fewer registers live across the first wave).
-        KBlockStage st = waitKBlock(i, kb, wg, r0, r1, sfbRows, oneBlock,
-                                    threeBlocks);
-        Value s = st.s, sfa = st.sfa, aTile0 = st.aTile, bTile = st.bTile;
-        auto rowScale = [&](Value row, int64_t w) {
-          return k.loadF32(k.elementAt(sfa, k.add(row, k.c32(w * waveRows)), 4));
-        };
-        Value sa0 = st.sa0, sa1 = st.sa1;
-        Value sb0 = st.sb0, sb1 = st.sb1, sb2 = st.sb2;
-        if (l.pingpong)
-          NVVM::BarrierOp::create(b, loc, Type(), myTurn, k.c32(256), nullptr,
-                                  Value());
-        SmallVector<Value> results = {Value()}; // the ring counter, below
-        // Row wave w (block M 256: two) computes the rows waveRows * w
-        // further down, after wave w-1 has been promoted: its fresh fragment
-        // takes the registers of the previous one.
-        if (active == 0) {
-          // No rows: wait for each stage and release it.
-          releaseStage(s, lane);
-          results[0] = k.add(i, k.c32(1));
-        }
-        for (int64_t w = 0; w < active; ++w) {
-          const bool lastWave = w == active - 1;
-          Value aTile = k.byteAt(aTile0, w * waveRows * 128);
-          if (w > 0) {
-            sa0 = rowScale(r0, w);
-            sa1 = rowScale(r1, w);
-          }
-          NVVM::WgmmaFenceAlignedOp::create(b, loc);
-          SmallVector<Value> accs;
-          for (int64_t p = 0; p < parts; ++p) {
-            // Part p uses B rows p*partN.. (a multiple of 8 rows:
-            // 1024-aligned).
-            accs.push_back(WgmmaTileOp::create(
-                b, loc, fragment, aTile, k.byteAt(bTile, p * partN * 128),
-                b.getI32IntegerAttr(partN)));
-            NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-          }
-          if (l.pingpong && !l.handoff)
-            NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
-          if (w == 0)
-            results[0] = k.add(i, k.c32(1));
-          for (int64_t p = 0; p < parts; ++p) {
-            Value total = kLoop.getRegionIterArgs()[1 + w * parts + p];
-            const bool lastPart = lastWave && p == parts - 1;
-            NVVM::WgmmaWaitGroupSyncOp::create(
-                b, loc, b.getI64IntegerAttr(parts - 1 - p));
-            // Hand-off: the other warpgroup issues once this one's wgmmas are
-            // done, so each runs alone on the tensor cores while the other
-            // promotes.
-            if (l.pingpong && l.handoff && p == parts - 1)
-              NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
-            if (l.perRowB) {
-              // The part's columns' B scales come out of the stage before the
-              // last part releases it.
-              SmallVector<Value> pairs =
-                  loadColumnScales(s, lane, p * partN, partN);
-              if (lastPart && !l.lateRelease)
-                releaseStage(s, lane);
-              results.push_back(PromoteColsOp::create(
-                  b, loc, fragment, total, accs[p], sa0, sa1, pairs));
-              if (lastPart && l.lateRelease)
-                releaseStage(s, lane);
-              continue;
-            }
-            if (lastPart) {
-              // Every part of every wave has read the stage: release it, one
-              // arrival per consumer warp.
-              releaseStage(s, lane);
-            }
-            results.push_back(PromoteOp::create(
-                b, loc, fragment, total, accs[p], sa0, sa1, sb0, sb1, sb2,
-                former, b.getI32IntegerAttr(p * partN / 8)));
-          }
-        }
-        scf::YieldOp::create(b, loc, results);
-        b.setInsertionPointAfter(kLoop);
-        SmallVector<Value> out(kLoop.getResults());
-        out.append(parts * (waves - active), zero);
-        return out;
-      };
-      SmallVector<Value> loopOut;
-      if (!l.skipEmptyWaves) {
-        loopOut = kLoopFor(waves);
-      } else {
-        // Masked: wave w of this consumer has rows iff the tile's rows
-        // below masked_m[g] pass 64 * warpgroup + waveRows * w. One loop
-        // per count of active waves, chosen per tile (no branch inside the
-        // K loop: merging the totals there cost more than the wgmmas it
-        // saved).
-        Value tileRows = k.sub(maskedRows(group), m0);
-        SmallVector<Type> types(1 + parts * waves, fragment);
-        types[0] = k.i32;
-        std::function<SmallVector<Value>(int64_t)> choose =
-            [&](int64_t active) -> SmallVector<Value> {
-          if (active == 0)
-            return kLoopFor(0);
-          Value has = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::sgt, tileRows,
-              k.add(k.mul(wg, k.c32(64)), k.c32(waveRows * (active - 1))));
-          auto which = scf::IfOp::create(b, loc, types, has,
-                                         /*withElseRegion=*/true);
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPointToStart(which.thenBlock());
-          scf::YieldOp::create(b, loc, kLoopFor(active));
-          b.setInsertionPointToStart(which.elseBlock());
-          scf::YieldOp::create(b, loc, choose(active - 1));
-          return SmallVector<Value>(which.getResults());
-        };
-        loopOut = choose(waves);
+      SmallVector<Value> inits = {it};
+      inits.append(parts * waves, zero);
+      Value kFirst = k.c32(0);
+      if (l.kUnroll == 2) {
+        // K blocks in pairs: both blocks' wgmmas are issued (two fresh
+        // fragments) before the first is promoted, so the tensor cores run
+        // the second chain while the first is waited for and promoted. An
+        // odd last block goes through the single-block loop below.
+        Value pairsEnd = k.andi(tileKBlocks(group), k.c32(-2));
+        inits = kBlockPairs(pairsEnd, inits, wg, r0, r1, lane, fragment,
+                            sfbRows, oneBlock, threeBlocks, former);
+        kFirst = pairsEnd;
       }
-      Value ringNext = loopOut[0];
-      SmallVector<Value> totals(ArrayRef<Value>(loopOut).drop_front());
+      auto kLoop = scf::ForOp::create(b, loc, kFirst, tileKBlocks(group),
+                                      k.c32(1), inits);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(kLoop.getBody());
+      Value kb = kLoop.getInductionVar();
+      Value i = kLoop.getRegionIterArgs()[0];
+      // Scales into registers before the wgmma fence (a row wave's just
+      // before its own fence: fewer registers live across the first wave).
+      KBlockStage st = waitKBlock(i, kb, wg, r0, r1, sfbRows, oneBlock,
+                                  threeBlocks);
+      Value s = st.s, sfa = st.sfa, aTile0 = st.aTile, bTile = st.bTile;
+      auto rowScale = [&](Value row, int64_t w) {
+        return k.loadF32(k.elementAt(sfa, k.add(row, k.c32(w * waveRows)), 4));
+      };
+      Value sa0 = st.sa0, sa1 = st.sa1;
+      Value sb0 = st.sb0, sb1 = st.sb1, sb2 = st.sb2;
+      if (l.pingpong)
+        NVVM::BarrierOp::create(b, loc, Type(), myTurn, k.c32(256), nullptr,
+                                Value());
+      SmallVector<Value> results = {Value()}; // the ring counter, below
+      // Row wave w (block M 256: two) computes the rows waveRows * w
+      // further down, after wave w-1 has been promoted: its fresh fragment
+      // takes the registers of the previous one.
+      for (int64_t w = 0; w < waves; ++w) {
+        const bool lastWave = w == waves - 1;
+        Value aTile = k.byteAt(aTile0, w * waveRows * 128);
+        if (w > 0) {
+          sa0 = rowScale(r0, w);
+          sa1 = rowScale(r1, w);
+        }
+        NVVM::WgmmaFenceAlignedOp::create(b, loc);
+        SmallVector<Value> accs;
+        for (int64_t p = 0; p < parts; ++p) {
+          // Part p uses B rows p*partN.. (a multiple of 8 rows:
+          // 1024-aligned).
+          accs.push_back(WgmmaTileOp::create(
+              b, loc, fragment, aTile, k.byteAt(bTile, p * partN * 128),
+              b.getI32IntegerAttr(partN)));
+          NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+        }
+        if (l.pingpong && !l.handoff)
+          NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
+        if (w == 0)
+          results[0] = k.add(i, k.c32(1));
+        for (int64_t p = 0; p < parts; ++p) {
+          Value total = kLoop.getRegionIterArgs()[1 + w * parts + p];
+          const bool lastPart = lastWave && p == parts - 1;
+          NVVM::WgmmaWaitGroupSyncOp::create(
+              b, loc, b.getI64IntegerAttr(parts - 1 - p));
+          // Hand-off: the other warpgroup issues once this one's wgmmas are
+          // done, so each runs alone on the tensor cores while the other
+          // promotes.
+          if (l.pingpong && l.handoff && p == parts - 1)
+            NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
+          if (l.perRowB) {
+            // The part's columns' B scales come out of the stage before the
+            // last part releases it.
+            SmallVector<Value> pairs =
+                loadColumnScales(s, lane, p * partN, partN);
+            if (lastPart && !l.lateRelease)
+              releaseStage(s, lane);
+            results.push_back(PromoteColsOp::create(
+                b, loc, fragment, total, accs[p], sa0, sa1, pairs));
+            if (lastPart && l.lateRelease)
+              releaseStage(s, lane);
+            continue;
+          }
+          if (lastPart) {
+            // Every part of every wave has read the stage: release it, one
+            // arrival per consumer warp.
+            releaseStage(s, lane);
+          }
+          results.push_back(PromoteOp::create(
+              b, loc, fragment, total, accs[p], sa0, sa1, sb0, sb1, sb2,
+              former, b.getI32IntegerAttr(p * partN / 8)));
+        }
+      }
+      scf::YieldOp::create(b, loc, results);
+      b.setInsertionPointAfter(kLoop);
+      SmallVector<Value> totals(kLoop.getResults().drop_front());
       // With `rows` (masked, staged): a tile with fewer rows is copied out
       // of the staging tile by the threads.
       auto tmaStore = [&](Value groupCoord, Value rows = Value()) {
@@ -889,7 +841,7 @@ private:
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToStart(owner.thenBlock());
         tmaStore(Value());
-        return ringNext;
+        return kLoop.getResult(0);
       }
       if (l.maskedStaged) {
         // Through the staging tile: TMA store when the whole tile is below
@@ -909,7 +861,7 @@ private:
       } else {
         tmaStore(l.kGrouped() ? group : Value());
       }
-      return ringNext;
+      return kLoop.getResult(0);
     });
     if (l.pingpong) {
       auto last = scf::IfOp::create(b, loc, isWG0, false);

@@ -62,14 +62,22 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c,
   // Swizzled staging removes the epilogue's bank conflicts, which matter when
   // a tile has few K blocks; with many it measured slower on the H200 (A/B in
   // one process, bench/ab_epilogue.py: K=512 +48%, K=7168 -4..0%, K=16384
-  // -6%), so long-K kernels keep row-major staging.
+  // -6%), so long-K kernels keep row-major staging. Masked kernels stage
+  // swizzled at any K: their tiles crossing masked_m are then copied out
+  // through the staging tile (KernelLayout::maskedStaged), and at K = 7168
+  // they measured 0-7% faster than row-major with the direct partial store
+  // (bench/ab_masked_gap.py, equal and drawn group sizes,
+  // bench/results/2026-12-02-b956dc7-ab-masked-swizzle.log).
   // f32 rows are twice as long: 32-column chunks, and always swizzled when
   // they can be (row-major f32 rows of 128+ columns put a warp's 8 rows in
   // one bank group).
   if (l.f32Out)
     l.dSwizzle = c.blockN % 32 == 0 ? 128 : 0;
   else
-    l.dSwizzle = c.blockN % 64 == 0 && k <= 4096 ? 128 : 0;
+    l.dSwizzle = c.blockN % 64 == 0 &&
+                         (k <= 4096 || p.kind == ::dgemm::GemmKind::GroupedMasked)
+                     ? 128
+                     : 0;
   l.nParts = 1;
   for (int64_t parts = std::max<int64_t>(maxParts, 1); parts > 1; --parts)
     if (c.blockN % (8 * parts) == 0 && c.blockN / parts >= 32) {

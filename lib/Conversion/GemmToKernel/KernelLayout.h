@@ -71,12 +71,6 @@ struct KernelLayout {
   /// maskedStaged was set by masked-partial-store against its 'auto' rule
   /// (the kernel name then ends in _ps or _pd).
   bool maskedStoreOverride = false;
-  /// Masked layout: each consumer runs the K loop for its 64-row waves
-  /// that have rows below masked_m[g] only (one loop per count, chosen per
-  /// tile; none: it only waits for and releases each stage)
-  /// (dgemm-lower-to-kernel{empty-row-waves}: one K block per iteration,
-  /// no consumer turns, more than one 64-row slab per tile).
-  bool skipEmptyWaves = false;
   /// 128 when the epilogue stages D in 64-column chunks with 128-byte
   /// swizzle (block N a multiple of 64 and K <= 4096), else 0 (row-major
   /// staging).

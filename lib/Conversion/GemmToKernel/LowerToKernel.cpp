@@ -104,14 +104,6 @@ static std::string hintSuffix(const char *tag, const std::string &hint) {
   return tag + std::string(1, hint[std::string("evict_").size()]);
 }
 
-/// Whether a masked kernel of this layout can leave out row waves past
-/// masked_m: one K block per iteration, no consumer turns, more than one
-/// 64-row slab per tile.
-static bool skipsEmptyWaves(const KernelLayout &l) {
-  return l.masked() && l.kUnroll == 1 && !l.pingpong &&
-         l.rowWaves * l.consumers > 1;
-}
-
 static std::string kernelName(const KernelLayout &l) {
   std::string kind = l.groupOffsets ? "dgemm_grouped_contiguous_offsets_g"
                      : l.contiguous() ? "dgemm_grouped_contiguous_g"
@@ -134,7 +126,6 @@ static std::string kernelName(const KernelLayout &l) {
          (l.tailSplit ? "_ts" : "") + hintSuffix("_ha", l.l2HintA) +
          hintSuffix("_hb", l.l2HintB) +
          (l.maskedStoreOverride ? (l.maskedStaged ? "_ps" : "_pd") : "") +
-         (l.masked() && !l.skipEmptyWaves && skipsEmptyWaves(l) ? "_ew" : "") +
          (l.consumerRegs != ::dgemm::consumerRegisterBudget(l.consumers)
               ? "_r" + std::to_string(l.consumerRegs)
               : "");
@@ -195,8 +186,7 @@ struct LowerToKernelPass
                    {"auto", "none", "evict-first", "evict-last",
                     "evict-normal"}),
           notOneOf("masked-partial-store", maskedPartialStore,
-                   {"auto", "staged", "direct"}),
-          notOneOf("empty-row-waves", emptyRowWaves, {"skip", "compute"})}) {
+                   {"auto", "staged", "direct"})}) {
       if (!why.empty()) {
         getOperation().emitError() << why;
         return signalPassFailure();
@@ -292,13 +282,6 @@ struct LowerToKernelPass
                                 : option.str().replace(5, 1, "_");
       };
       layout.l2HintA = hint(l2HintA);
-      layout.skipEmptyWaves =
-          emptyRowWaves == "skip" && skipsEmptyWaves(layout);
-      // Skipping at block M 256: ptxas spilled 16-44 bytes with row-major
-      // staging (K > 4096), none with the swizzled one.
-      if (layout.skipEmptyWaves && layout.rowWaves == 2 &&
-          epilogueSwizzle == "auto" && layout.blockN % 64 == 0)
-        layout.dSwizzle = 128;
       // Staged partial-tile stores write 16-byte pieces of D's rows. Auto:
       // not at block M 256 with row-major staging (K > 4096), where ptxas
       // spilled 4-20 bytes at the 232-register budget with it.
