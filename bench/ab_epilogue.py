@@ -61,13 +61,14 @@ def time_variants(torch, dgemm, timer, m, n, k, variants, rounds=3):
 
 
 def print_times(label, m, n, k, times):
-    """One line per variant: the best round's TFLOPS and every round's."""
+    """One line per variant: the best round's TFLOPS and time, and every
+    round's TFLOPS."""
     flops = FLOPS(m, n, k)
     width = max(len(name) for name in times)
     for name, ts in times.items():
-        print("%s %-*s %5.0f TFLOPS (rounds %s)" % (label, width, name, flops / min(ts) / 1e6,
-                                                    "/".join("%.0f" % (flops / t / 1e6) for t in ts)),
-              flush=True)
+        print("%s %-*s %6.1f TFLOPS %8.1f us (rounds %s)"
+              % (label, width, name, flops / min(ts) / 1e6, min(ts),
+                 "/".join("%.1f" % (flops / t / 1e6) for t in ts)), flush=True)
 
 
 def run_bench_ir(m, n, k):
