@@ -79,6 +79,12 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "bf16 output: stage the epilogue in 128-byte swizzled 64-column "
            "chunks ('on', block N a multiple of 64) or row-major ('off'); "
            "'auto': swizzled when K <= 4096 (KernelLayout::dSwizzle)">,
+    Option<"consumerKSplit", "consumer-k-split", "bool", /*default=*/"false",
+           "Normal GEMM with a bf16 D, block M 64 (one consumer warpgroup in "
+           "the config): run two consumer warpgroups that take every other "
+           "K block of the tile each, warpgroup 1's sums added to warpgroup "
+           "0's through the staging tile before warpgroup 0 stores it (two "
+           "K-block chains per SM; the kernel name ends in _ks)">,
     Option<"kUnroll", "k-unroll", "int64_t", /*default=*/"2",
            "K blocks per consumer loop iteration: 1, or 2 (both blocks' "
            "wgmmas issued before the first is promoted, so the tensor cores "

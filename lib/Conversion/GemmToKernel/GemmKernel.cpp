@@ -285,7 +285,7 @@ private:
                                    k.c32(1), Value());
       NVVM::MBarrierInitOp::create(
           b, loc, k.byteAt(smem, l.barOff + 8 * (l.stages + s)),
-          k.c32(4 * l.consumers * l.mcast), Value());
+          k.c32(4 * (l.kSplit ? 1 : l.consumers) * l.mcast), Value());
     }
     NVVM::FenceMbarrierInitOp::create(b, loc);
     SmallVector<Value, 5> maps;
@@ -659,7 +659,9 @@ private:
             b.getContext(), NVVM::SetMaxRegisterAction::increase));
     Value warp = k.divu(tid, k.c32(32));
     Value lane = k.remu(tid, k.c32(32));
-    Value r0 = k.add(k.mul(wg, k.c32(64)),
+    // K split: both warpgroups hold all 64 rows of the tile.
+    Value rowWg = l.kSplit ? k.c32(0) : wg;
+    Value r0 = k.add(k.mul(rowWg, k.c32(64)),
                      k.add(k.mul(k.remu(warp, k.c32(4)), k.c32(16)),
                            k.divu(lane, k.c32(4))));
     Value r1 = k.add(r0, k.c32(8));
@@ -724,9 +726,16 @@ private:
           k.byteAt(smem, l.sfbOff + 8 * l.kBlocks)};
       Value zero = LLVM::ZeroOp::create(b, loc, fragment);
 
-      SmallVector<Value> inits = {it};
+      // K split: K block kb is ring entry it + kb; warpgroup w takes the
+      // entries of parity w (every other K block), so that each ring slot
+      // (an even number of them) has one consumer, which waits for its
+      // fills in order (a parity wait cannot tell a fill from the one two
+      // phases later).
+      Value kFirst =
+          l.kSplit ? k.andi(k.add(it, wg), k.c32(1)) : k.c32(0);
+      SmallVector<Value> inits = {l.kSplit ? k.add(it, kFirst) : it};
       inits.append(parts * waves, zero);
-      Value kFirst = k.c32(0);
+      const int64_t kStep = l.kSplit ? 2 : 1;
       if (l.kUnroll == 2) {
         // K blocks in pairs: both blocks' wgmmas are issued (two fresh
         // fragments) before the first is promoted, so the tensor cores run
@@ -738,14 +747,14 @@ private:
         kFirst = pairsEnd;
       }
       auto kLoop = scf::ForOp::create(b, loc, kFirst, tileKBlocks(group),
-                                      k.c32(1), inits);
+                                      k.c32(kStep), inits);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(kLoop.getBody());
       Value kb = kLoop.getInductionVar();
       Value i = kLoop.getRegionIterArgs()[0];
       // Scales into registers before the wgmma fence (a row wave's just
       // before its own fence: fewer registers live across the first wave).
-      KBlockStage st = waitKBlock(i, kb, wg, r0, r1, sfbRows, oneBlock,
+      KBlockStage st = waitKBlock(i, kb, rowWg, r0, r1, sfbRows, oneBlock,
                                   threeBlocks);
       Value s = st.s, sfa = st.sfa, aTile0 = st.aTile, bTile = st.bTile;
       auto rowScale = [&](Value row, int64_t w) {
@@ -780,7 +789,7 @@ private:
         if (l.pingpong && !l.handoff)
           NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
         if (w == 0)
-          results[0] = k.add(i, k.c32(1));
+          results[0] = k.add(i, k.c32(kStep));
         for (int64_t p = 0; p < parts; ++p) {
           Value total = kLoop.getRegionIterArgs()[1 + w * parts + p];
           const bool lastPart = lastWave && p == parts - 1;
@@ -817,6 +826,18 @@ private:
       scf::YieldOp::create(b, loc, results);
       b.setInsertionPointAfter(kLoop);
       SmallVector<Value> totals(kLoop.getResults().drop_front());
+      Value ringNext = kLoop.getResult(0);
+      if (l.kSplit) {
+        // Warpgroup 1's sums join warpgroup 0's, which stores the tile.
+        ringNext = k.add(it, tileKBlocks(group));
+        totals = joinSplitTotals(totals, fragment, partN / 2, wg);
+      }
+      std::optional<OpBuilder::InsertionGuard> storeGuard;
+      if (l.kSplit) {
+        auto owner = scf::IfOp::create(b, loc, k.eq(wg, k.c32(0)), false);
+        storeGuard.emplace(b);
+        b.setInsertionPointToStart(owner.thenBlock());
+      }
       // With `rows` (masked, staged): a tile with fewer rows is copied out
       // of the staging tile by the threads.
       auto tmaStore = [&](Value groupCoord, Value rows = Value()) {
@@ -825,7 +846,8 @@ private:
             groupCoord, tid, rows, rows ? fn.getArgument(kDPtr) : Value(),
             rows ? fn.getArgument(kM) : Value(),
             b.getI32IntegerAttr(l.blockM),
-            b.getI32IntegerAttr(l.blockN), b.getI32IntegerAttr(l.consumers),
+            b.getI32IntegerAttr(l.blockN),
+            b.getI32IntegerAttr(l.kSplit ? 1 : l.consumers),
             b.getI32IntegerAttr(l.dSwizzle),
             rows ? b.getI32IntegerAttr(l.n) : IntegerAttr());
         if (l.f32Out)
@@ -841,7 +863,7 @@ private:
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToStart(owner.thenBlock());
         tmaStore(Value());
-        return kLoop.getResult(0);
+        return ringNext;
       }
       if (l.maskedStaged) {
         // Through the staging tile: TMA store when the whole tile is below
@@ -861,7 +883,7 @@ private:
       } else {
         tmaStore(l.kGrouped() ? group : Value());
       }
-      return kLoop.getResult(0);
+      return ringNext;
     });
     if (l.pingpong) {
       auto last = scf::IfOp::create(b, loc, isWG0, false);
@@ -937,6 +959,74 @@ private:
   /// at t * BN/2 floats); after cluster barrier 2 (release / acquire) rank
   /// 0's threads add them to theirs. Returns the totals (rank 1's
   /// unchanged).
+  /// K split: warpgroup 1 hands its sums to warpgroup 0 through the
+  /// staging tile, half of each thread's registers at a time (a half is
+  /// BN/4 floats x 128 threads = the staging tile's 2 * 64 * BN bytes),
+  /// slot (e * 128 + thread) for register e; warpgroup 0 adds them to its
+  /// own. The previous tile's TMA store must have read the staging tile
+  /// first (thread 0 issued it). Named barrier 5, both warpgroups. Returns
+  /// warpgroup 0's sums (warpgroup 1's own in warpgroup 1).
+  SmallVector<Value> joinSplitTotals(ArrayRef<Value> totals, Type fragment,
+                                     int64_t fields, Value wg) {
+    auto meet = [&] {
+      NVVM::BarrierOp::create(b, loc, Type(), k.c32(5), k.c32(256), nullptr,
+                              Value());
+    };
+    {
+      auto drained = scf::IfOp::create(b, loc, k.eq(tid, k.c32(0)), false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(drained.thenBlock());
+      NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
+                                           b.getUnitAttr());
+    }
+    meet();
+    const int64_t perThread = fields * static_cast<int64_t>(totals.size());
+    const int64_t half = (perThread + 1) / 2;
+    Value slot0 = k.byteAt(k.byteAt(smem, l.dOff),
+                           k.mul(k.remu(tid, k.c32(128)), k.c32(4)));
+    auto at = [&](int64_t e) {
+      return k.byteAt(slot0, (e % half) * 128 * 4);
+    };
+    SmallVector<Value> sums(totals.begin(), totals.end());
+    SmallVector<Type> types(totals.size(), fragment);
+    for (int64_t h = 0; h < 2; ++h) {
+      const int64_t first = h * half, last = std::min(perThread, first + half);
+      {
+        auto send = scf::IfOp::create(b, loc, k.eq(wg, k.c32(1)), false);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(send.thenBlock());
+        for (int64_t e = first; e < last; ++e) {
+          Value v = LLVM::ExtractValueOp::create(b, loc, sums[e / fields],
+                                                 e % fields);
+          LLVM::StoreOp::create(b, loc, v, at(e));
+        }
+      }
+      meet();
+      auto add = scf::IfOp::create(b, loc, types, k.eq(wg, k.c32(0)),
+                                   /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(add.thenBlock());
+        SmallVector<Value> mine(sums);
+        for (int64_t e = first; e < last; ++e) {
+          Value other = k.loadF32(at(e));
+          Value v = LLVM::ExtractValueOp::create(b, loc, mine[e / fields],
+                                                 e % fields);
+          Value sum = arith::AddFOp::create(b, loc, v, other);
+          mine[e / fields] = LLVM::InsertValueOp::create(
+              b, loc, mine[e / fields], sum, e % fields);
+        }
+        scf::YieldOp::create(b, loc, mine);
+        b.setInsertionPointToStart(add.elseBlock());
+        scf::YieldOp::create(b, loc, sums);
+      }
+      sums.assign(add.getResults().begin(), add.getResults().end());
+      if (h == 0)
+        meet(); // warpgroup 0 has read the first half
+    }
+    return sums;
+  }
+
   SmallVector<Value> reduceTailTile(ArrayRef<Value> totals, Type fragment,
                                     int64_t fields) {
     const int64_t perThread = fields * static_cast<int64_t>(totals.size());

@@ -37,6 +37,11 @@ struct KernelLayout {
   /// fragments: one row wave, one part, 128x128 B scales).
   int64_t kUnroll = 1;
   int64_t threads;          // 128 * (consumers + 1)
+  /// Block M 64 with two consumer warpgroups that split the K blocks
+  /// (dgemm-lower-to-kernel{consumer-k-split}): each computes all 64 rows
+  /// over every other K block; warpgroup 1 hands its sums to warpgroup 0
+  /// through the staging tile, which stores the tile.
+  bool kSplit = false;
   int64_t producerRegs, consumerRegs;
   int64_t kBlocks;          // K / 128
   int64_t nBlocks;          // ceil(N / BN)

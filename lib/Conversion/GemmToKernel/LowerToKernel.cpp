@@ -123,7 +123,8 @@ static std::string kernelName(const KernelLayout &l) {
          (l.perRowB ? "_sb1x128" : "") + (l.f32Out ? "_f32" : "") +
          (l.accumulate ? "_acc" : "") + (l.lateRelease ? "_lr" : "") +
          (l.pingpong ? (l.handoff ? "_ho" : "_pp") : "") +
-         (l.tailSplit ? "_ts" : "") + hintSuffix("_ha", l.l2HintA) +
+         (l.tailSplit ? "_ts" : "") + (l.kSplit ? "_ks" : "") +
+         hintSuffix("_ha", l.l2HintA) +
          hintSuffix("_hb", l.l2HintB) +
          (l.maskedStoreOverride ? (l.maskedStaged ? "_ps" : "_pd") : "") +
          (l.consumerRegs != ::dgemm::consumerRegisterBudget(l.consumers)
@@ -243,11 +244,24 @@ struct LowerToKernelPass
       KernelLayout layout = KernelLayout::get(
           config, p, wgmmaParts,
           /*accumulate=*/(normal && normal.getC()) || isa<KGroupedGemmOp>(op));
+      // Two consumer warpgroups splitting the K blocks of a 64-row tile
+      // (registers: a fresh fragment and a total each, as with one).
+      if (consumerKSplit && layout.kind == ::dgemm::GemmKind::Normal &&
+          !layout.f32Out && !layout.perRowB && layout.blockM == 64 &&
+          layout.consumers == 1 && layout.cluster == 1 &&
+          layout.stages % 2 == 0 && // each slot one warpgroup's
+          layout.blockN + 40 <= ::dgemm::consumerRegisterBudget(2)) {
+        layout.kSplit = true;
+        layout.consumers = 2;
+        layout.threads = 384;
+        layout.producerRegs = 40;
+        layout.consumerRegs = ::dgemm::consumerRegisterBudget(2);
+      }
       if (layout.perRowB && columnScaleRelease != "auto")
         layout.lateRelease = columnScaleRelease == "late";
       // (Turns are per K block: one row wave per consumer only.)
       layout.pingpong = consumerOrder != "none" && layout.consumers == 2 &&
-                        layout.rowWaves == 1;
+                        layout.rowWaves == 1 && !layout.kSplit;
       layout.handoff = layout.pingpong && consumerOrder == "handoff";
       if (!layout.f32Out && epilogueSwizzle != "auto")
         layout.dSwizzle =
@@ -258,7 +272,7 @@ struct LowerToKernelPass
       }
       // Tail split: normal GEMM, bf16 D, one CTA per tile otherwise, at
       // least two K blocks; the launch becomes 2-CTA clusters.
-      if (tailSplit == "on" && !layout.grouped() &&
+      if (tailSplit == "on" && !layout.grouped() && !layout.kSplit &&
           !layout.f32Out && !layout.perRowB && layout.cluster == 1 &&
           layout.consumers == 2 && // 24 producer registers spill with it
           layout.rowWaves == 1 &&
@@ -272,7 +286,8 @@ struct LowerToKernelPass
       // Two K blocks per iteration: one row wave, one part, block-scaled B,
       // no turns between the consumers, no split tail, and room for two
       // fresh fragments and the total (3 * BN/2 f32 and the reserve).
-      if (kUnroll == 2 && layout.rowWaves == 1 && layout.nParts == 1 &&
+      if (kUnroll == 2 && !layout.kSplit && layout.rowWaves == 1 &&
+          layout.nParts == 1 &&
           !layout.perRowB && !layout.pingpong && !layout.tailSplit &&
           3 * layout.blockN / 2 + 40 <= layout.consumerRegs)
         layout.kUnroll = 2;
