@@ -11,6 +11,7 @@
 // it in two halves (named barrier 5, 256 threads); warpgroup 0 adds them
 // and stores the tile (the epilogue of one warpgroup).
 // CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm64_bn64_s8_g1_c112_ks(
+// CHECK-SAME: dgemm.launch = {block = 384 : i64, block_m = 64 : i64
 // CHECK-SAME: nvvm.maxntid = array<i32: 384, 1, 1>
 // CHECK-COUNT-8: nvvm.mbarrier.init %{{.+}}, %c4_i32
 // CHECK: nvvm.setmaxregister decrease 40
