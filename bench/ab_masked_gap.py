@@ -132,18 +132,16 @@ def main(argv=None):
     import torch
     dgemm = run_bench.import_dgemm()
     timer = run_bench.Timer(torch, iters=15, warmup=3)
-    # The drawn sizes as run_grouped.py draws them: one generator (seed 1)
-    # over the reference shapes in order.
-    rng, drawn = run_grouped.random.Random(1), {}
-    for s in run_grouped.read_grouped_shapes():
-        drawn[tuple(sorted(s.items()))] = run_grouped.sizes_for(s, "drawn", rng)
+    # The benchmark's drawn sizes (its default seed, 1).
+    drawn = {(s["layout"], s["groups"], s["m"], s["n"], s["k"]): sizes
+             for s, sizes in run_grouped.reference_cases(1) if s["kind"] == "drawn"}
     shapes = [s for s in run_grouped.read_grouped_shapes()
               if s["layout"] == "masked" and (args.all or s["k"] == 2048)]
     for i, shape in enumerate(shapes):
         g, m, n, k = shape["groups"], shape["m"], shape["n"], shape["k"]
         config = sweep_grouped.selected_config(shape)
         label = "G%d-m%d-n%d-k%d" % (g, m, n, k)
-        sizes = drawn[tuple(sorted(shape.items()))] if args.drawn else [m] * g
+        sizes = drawn[("masked", g, m, n, k)] if args.drawn else [m] * g
         if args.drawn:
             label += "-drawn"
         if args.only not in label:

@@ -90,6 +90,17 @@ def sizes_for(shape, mode, rng):
     return [max(0, int(round(m * rng.uniform(0.7, 1.3)))) for _ in range(g)]
 
 
+def reference_cases(seed):
+    """(shape with its kind, group sizes) of the reference shapes, each with
+    equal sizes and with drawn ones, in the benchmark's order: one
+    generator over all of them, so the drawn sizes depend on the seed only."""
+    rng = random.Random(seed)
+    # "drawn" is its own kind: the --random cases (kind "random") are
+    # checked only, these are timed too.
+    return [(dict(shape, kind=mode), sizes_for(shape, mode, rng))
+            for shape in read_grouped_shapes() for mode in ("equal", "drawn")]
+
+
 def quantized(torch, dgemm, rows, cols, g, device, by_block):
     """[rows, cols] FP8 values and scales with run_bench's spread scales."""
     kb = cols // 128
@@ -375,7 +386,6 @@ def main(argv=None):
     meta = RB.device_meta(torch, dgemm, args)
     meta["bench"] = "grouped"
     emit(meta)
-    rng = random.Random(args.seed)
     cases = []
     if args.sanitize:
         # The third takes block M 256: a group ending inside its second row
@@ -385,11 +395,7 @@ def main(argv=None):
                  (dict(layout="masked", groups=2, m=512, n=4096, k=384), [300, 0], False)]
     else:
         if not args.no_csv:
-            for shape in read_grouped_shapes():
-                # "drawn" is its own kind: the --random cases (kind
-                # "random") are checked only, these are timed too.
-                for mode in ("equal", "drawn"):
-                    cases.append((dict(shape, kind=mode), sizes_for(shape, mode, rng), False))
+            cases += [(shape, sizes, False) for shape, sizes in reference_cases(args.seed)]
         for c in random_cases(args.random, args.seed):
             cases.append((c, c["sizes"], c["skip_blocks"]))
     timer = None if args.sanitize else RB.Timer(torch, args.iters, args.warmup)

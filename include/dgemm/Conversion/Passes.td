@@ -78,7 +78,8 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            /*default=*/"\"auto\"",
            "bf16 output: stage the epilogue in 128-byte swizzled 64-column "
            "chunks ('on', block N a multiple of 64) or row-major ('off'); "
-           "'auto': swizzled when K <= 4096 (KernelLayout::dSwizzle)">,
+           "'auto': swizzled when K <= 4096, at any K in the masked layout "
+           "(KernelLayout::dSwizzle)">,
     Option<"consumerKSplit", "consumer-k-split", "bool", /*default=*/"false",
            "Normal GEMM with a bf16 D, block M 64 (one consumer warpgroup in "
            "the config): run two consumer warpgroups that take every other "
@@ -107,7 +108,8 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "to the staging tile and copies its valid rows out in 16-byte "
            "pieces (N a multiple of 8); 'direct' stores each thread's bf16 "
            "pairs straight from registers; 'auto' (the default): staged, "
-           "except at block M 256 with row-major staging (K > 4096), where "
+           "except at block M 256 with row-major staging (block N not a "
+           "multiple of 64), where "
            "ptxas spills with it">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",

@@ -543,7 +543,6 @@ struct EpilogueStoreRowsLowering : OpRewritePattern<EpilogueStoreRowsOp> {
     rw.eraseOp(op);
     return success();
   }
-
 };
 
 struct ConvertDGEMMToNVVMPass

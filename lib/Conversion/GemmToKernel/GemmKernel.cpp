@@ -285,7 +285,7 @@ private:
                                    k.c32(1), Value());
       NVVM::MBarrierInitOp::create(
           b, loc, k.byteAt(smem, l.barOff + 8 * (l.stages + s)),
-          k.c32(4 * (l.kSplit ? 1 : l.consumers) * l.mcast), Value());
+          k.c32(4 * l.rowWarpgroups() * l.mcast), Value());
     }
     NVVM::FenceMbarrierInitOp::create(b, loc);
     SmallVector<Value, 5> maps;
@@ -827,13 +827,11 @@ private:
       b.setInsertionPointAfter(kLoop);
       SmallVector<Value> totals(kLoop.getResults().drop_front());
       Value ringNext = kLoop.getResult(0);
+      std::optional<OpBuilder::InsertionGuard> storeGuard;
       if (l.kSplit) {
         // Warpgroup 1's sums join warpgroup 0's, which stores the tile.
         ringNext = k.add(it, tileKBlocks(group));
         totals = joinSplitTotals(totals, fragment, partN / 2, wg);
-      }
-      std::optional<OpBuilder::InsertionGuard> storeGuard;
-      if (l.kSplit) {
         auto owner = scf::IfOp::create(b, loc, k.eq(wg, k.c32(0)), false);
         storeGuard.emplace(b);
         b.setInsertionPointToStart(owner.thenBlock());
@@ -847,7 +845,7 @@ private:
             rows ? fn.getArgument(kM) : Value(),
             b.getI32IntegerAttr(l.blockM),
             b.getI32IntegerAttr(l.blockN),
-            b.getI32IntegerAttr(l.kSplit ? 1 : l.consumers),
+            b.getI32IntegerAttr(l.rowWarpgroups()),
             b.getI32IntegerAttr(l.dSwizzle),
             rows ? b.getI32IntegerAttr(l.n) : IntegerAttr());
         if (l.f32Out)
@@ -951,14 +949,6 @@ private:
     return pairs;
   }
 
-  /// The tail tile's reduction over the cluster (both CTAs' consumers; the
-  /// producers meet the same two cluster barriers after their loop): when
-  /// rank 0's consumers are done with their K share (cluster barrier 1), its
-  /// stages are free and rank 1's consumer threads write their totals there
-  /// through distributed shared memory (thread t's `fields` floats per part
-  /// at t * BN/2 floats); after cluster barrier 2 (release / acquire) rank
-  /// 0's threads add them to theirs. Returns the totals (rank 1's
-  /// unchanged).
   /// K split: warpgroup 1 hands its sums to warpgroup 0 through the
   /// staging tile, half of each thread's registers at a time (a half is
   /// BN/4 floats x 128 threads = the staging tile's 2 * 64 * BN bytes),
@@ -1027,6 +1017,14 @@ private:
     return sums;
   }
 
+  /// The tail tile's reduction over the cluster (both CTAs' consumers; the
+  /// producers meet the same two cluster barriers after their loop): when
+  /// rank 0's consumers are done with their K share (cluster barrier 1), its
+  /// stages are free and rank 1's consumer threads write their totals there
+  /// through distributed shared memory (thread t's `fields` floats per part
+  /// at t * BN/2 floats); after cluster barrier 2 (release / acquire) rank
+  /// 0's threads add them to theirs. Returns the totals (rank 1's
+  /// unchanged).
   SmallVector<Value> reduceTailTile(ArrayRef<Value> totals, Type fragment,
                                     int64_t fields) {
     const int64_t perThread = fields * static_cast<int64_t>(totals.size());

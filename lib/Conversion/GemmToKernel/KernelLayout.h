@@ -77,7 +77,8 @@ struct KernelLayout {
   /// (the kernel name then ends in _ps or _pd).
   bool maskedStoreOverride = false;
   /// 128 when the epilogue stages D in 64-column chunks with 128-byte
-  /// swizzle (block N a multiple of 64 and K <= 4096), else 0 (row-major
+  /// swizzle (block N a multiple of 64 and K <= 4096, or any K in the
+  /// masked layout), else 0 (row-major
   /// staging).
   int64_t dSwizzle;
   /// Normal, or one of the m-grouped layouts (then `groups` experts, B
@@ -122,6 +123,10 @@ struct KernelLayout {
                           const ::dgemm::ProblemDesc &p, int64_t maxParts = 2,
                           bool accumulate = false);
 
+  /// Consumer warpgroups with rows of their own: each reads every stage
+  /// (its empty barrier counts their warps) and stores its rows (1 with the
+  /// K split, where both warpgroups hold the same 64 rows).
+  int64_t rowWarpgroups() const { return kSplit ? 1 : consumers; }
   bool grouped() const { return kind != ::dgemm::GemmKind::Normal; }
   bool masked() const { return kind == ::dgemm::GemmKind::GroupedMasked; }
   bool contiguous() const {

@@ -300,7 +300,8 @@ struct LowerToKernelPass
       };
       layout.l2HintA = hint(l2HintA);
       // Staged partial-tile stores write 16-byte pieces of D's rows. Auto:
-      // not at block M 256 with row-major staging (K > 4096), where ptxas
+      // not at block M 256 with row-major staging (block N not a multiple
+      // of 64: KernelLayout::dSwizzle), where ptxas
       // spilled 4-20 bytes at the 232-register budget with it.
       bool autoStaged = layout.rowWaves == 1 || layout.dSwizzle != 0;
       layout.maskedStaged =
