@@ -60,6 +60,20 @@ def time_variants(torch, dgemm, timer, m, n, k, variants, rounds=3):
     return times
 
 
+def check_variants(torch, dgemm, m, n, k, variants):
+    """Each kernel-IR variant launched once and checked against the float
+    reference, no timing (for compute-sanitizer); prints one line each."""
+    inp = run_bench.make_inputs(torch, dgemm, m, n, k, seed=1)
+    ref, _ = run_bench.reference(torch, dgemm, inp)
+    d = torch.empty((m, n), dtype=torch.bfloat16, device="cuda")
+    for name, text in variants.items():
+        d.fill_(float("nan"))
+        dgemm.launch_kernel_ir(text, (inp["a"], inp["sfa_tma"]), (inp["b"], inp["sfb"]), d)
+        diff = dgemm.calc_diff(d.float(), ref)
+        assert diff < 1e-3, name
+        print("%d,%d,%d %s checked (calc_diff %.2g)" % (m, n, k, name, diff), flush=True)
+
+
 def print_times(label, m, n, k, times):
     """One line per variant: the best round's TFLOPS and time, and every
     round's TFLOPS."""

@@ -15,6 +15,7 @@ alternately (3 rounds) with the benchmark's harness.
   ... bench/ab_kernel_ir.py "--config=block_m=256,block_n=128,stages=3;block_m=256,block_n=112,stages=3" 4096,7168,16384
   ... bench/ab_kernel_ir.py --config=num_sms=132 --tail-split 4096,4096,7168  # and tail-split=on
   ... bench/ab_kernel_ir.py "--lower=l2-hint-b=evict-first;l2-hint-a=evict-last" --normal  # the pipeline's lowering vs each option set
+  ... --check-only    # each variant launched once and checked, no timing (compute-sanitizer)
 """
 import re
 import subprocess
@@ -126,6 +127,7 @@ def main(argv):
     edits = next((a.split("=", 1)[1] for a in argv if a.startswith("--config=")), None)
     tail_split = "--tail-split" in argv
     lowering = next((a.split("=", 1)[1] for a in argv if a.startswith("--lower=")), None)
+    check_only = "--check-only" in argv
     args = [a for a in argv if not a.startswith("--")]
     if "--normal" in argv:
         args += ["%d,%d,%d" % (s["m"], s["n"], s["k"]) for s in run_bench.read_shapes()]
@@ -133,6 +135,9 @@ def main(argv):
         m, n, k = map(int, arg.split(","))
         v = variants(m, n, k, parts_only, pingpong, multicast, handoff, edits, tail_split,
                      lowering)
+        if check_only:
+            ab_epilogue.check_variants(torch, dgemm, m, n, k, v)
+            continue
         ab_epilogue.print_times(arg, m, n, k, ab_epilogue.time_variants(torch, dgemm, timer, m, n, k, v))
     return 0
 

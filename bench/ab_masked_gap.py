@@ -6,7 +6,7 @@ K = 2048 unless --all), three kernels with the same #dgemm.config (the one
 dgemm-select-config picks for the masked shape) are timed alternately in one
 process with the benchmark's harness, each checked first:
 
-  masked       G groups of m rows, N, K: the selection's masked kernel
+  grouped      G groups of m rows, N, K: the selection's masked kernel
   normal       M = G*m, N, K: the same work, B read once from DRAM
   normal-wide  M = m, N = G*N, K: the same tiles and the same B bytes as the
                masked kernel (each tile reads its own B rows), no group walk
@@ -18,6 +18,9 @@ as fast as normal, from the masked kernel itself (its walk, its stores).
       [--lower 'epilogue-swizzle=on;consumer-registers=224']   # each variant also with these lowering options
       [--edit 'stages=2']   # and with its config edited
       [--only G4-m256]      # only these shapes
+
+--layout contiguous does the same for the contiguous shapes (grouped and
+normal only), e.g. with --lower to try lowering options on them.
 
 --drawn gives the masked kernel run_grouped.py's drawn group sizes (m x
 U(0.7, 1.3), seed 1: the sizes of the benchmark's "drawn" rows) and the
@@ -83,12 +86,16 @@ class Normal:
             raise AssertionError("check failed: calc_diff %g" % diff)
 
 
-class Masked:
+class Grouped:
+    """An m-grouped GEMM's inputs (run_grouped.Case) and kernel-IR call, either
+    layout."""
+
     def __init__(self, torch, dgemm, shape, kernel_ir, seed, sizes=None):
         self.torch, self.dgemm, self.ir = torch, dgemm, kernel_ir
         g, m = shape["groups"], shape["m"]
         sizes = sizes or [m] * g
         self.case = run_grouped.Case(torch, dgemm, shape, sizes, seed=seed)
+        self.contiguous = shape["layout"] == "contiguous"
         self.flops = 2.0 * sum(sizes) * shape["n"] * shape["k"]
 
     def with_ir(self, kernel_ir):
@@ -98,8 +105,8 @@ class Masked:
 
     def call(self):
         c = self.case
-        self.dgemm.launch_grouped_kernel_ir(self.ir, (c.a, c.sa_tma), (c.b, c.sb), c.d,
-                                            c.masked_m)
+        groups = c.m_indices if self.contiguous else c.masked_m
+        self.dgemm.launch_grouped_kernel_ir(self.ir, (c.a, c.sa_tma), (c.b, c.sb), c.d, groups)
 
     def check(self):
         self.case.d.fill_(float("nan"))
@@ -114,6 +121,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--all", action="store_true", help="every masked shape, not only K = 2048")
+    ap.add_argument("--layout", choices=("masked", "contiguous"), default="masked",
+                    help="the contiguous layout's shapes instead (no normal-wide)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--ir-dir", type=Path)
     ap.add_argument("--lower", default="",
@@ -136,21 +145,21 @@ def main(argv=None):
     drawn = {(s["layout"], s["groups"], s["m"], s["n"], s["k"]): sizes
              for s, sizes in run_grouped.reference_cases(1) if s["kind"] == "drawn"}
     shapes = [s for s in run_grouped.read_grouped_shapes()
-              if s["layout"] == "masked" and (args.all or s["k"] == 2048)]
+              if s["layout"] == args.layout and (args.all or s["k"] == 2048)]
     for i, shape in enumerate(shapes):
         g, m, n, k = shape["groups"], shape["m"], shape["n"], shape["k"]
         config = sweep_grouped.selected_config(shape)
         label = "G%d-m%d-n%d-k%d" % (g, m, n, k)
-        sizes = drawn[("masked", g, m, n, k)] if args.drawn else [m] * g
+        sizes = drawn[(args.layout, g, m, n, k)] if args.drawn else [m] * g
         if args.drawn:
             label += "-drawn"
         if args.only not in label:
             continue
         # The normal GEMM on the same work has G M blocks: the selection
         # would not stream its B (stream_b), whatever the masked kernel does.
-        sources = {"masked": sweep_grouped.grouped_ir(shape, config),
+        sources = {"grouped": sweep_grouped.grouped_ir(shape, config),
                    "normal": normal_ir(sum(sizes), n, k, config.replace(", stream_b = true", ""))}
-        if g > 1 and not args.drawn:
+        if g > 1 and not args.drawn and args.layout == "masked":
             sources["normal-wide"] = normal_ir(m, g * n, k, config)
         option_sets = [""] + ([] if args.profile else [o for o in args.lower.split(";") if o])
         irs = {name + ("+" + o if o else ""): lower(text, o)
@@ -166,7 +175,7 @@ def main(argv=None):
             for name, text in irs.items():
                 safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
                 (args.ir_dir / ("%s-%s.mlir" % (label, safe))).write_text(text)
-        base = {"masked": Masked(torch, dgemm, shape, irs["masked"], seed=31 + i, sizes=sizes),
+        base = {"grouped": Grouped(torch, dgemm, shape, irs["grouped"], seed=31 + i, sizes=sizes),
                 "normal": Normal(torch, dgemm, sum(sizes), n, k, irs["normal"], seed=41 + i)}
         if "normal-wide" in irs:
             base["normal-wide"] = Normal(torch, dgemm, m, g * n, k, irs["normal-wide"], seed=51 + i)

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # The K split of 64-row tiles over two consumer warpgroups
-# (dgemm-lower-to-kernel{consumer-k-split=true}, off by default) on the GPU
-# machine, bundle carried as for scripts/device-run.sh:
+# (dgemm-lower-to-kernel{consumer-k-split}, auto by default: block N <= 56
+# with at least 56 K blocks) on the GPU machine, bundle carried as for
+# scripts/device-run.sh:
 #   run(command="bash scripts/device-k-split.sh", carry=[".bundle"])
-# 1. bench/ab_kernel_ir.py: the selection's kernel against it with the K
-#    split, each checked against the float reference, then timed
+# 1. bench/ab_kernel_ir.py: the pipeline's kernel (auto) against it with the
+#    K split off and on, each checked against the float reference, then timed
 #    alternately (3 rounds), on the 12 normal shapes of M <= 128 and on
 #    edge cases: an odd number of K blocks (64,2112,7296), one K block
 #    (warpgroup 1 idle: 100,1000,128), several tiles per CTA with an odd
 #    number of K blocks (64,32768,640) -> $OUT/ab-k-split.log
-# 2. compute-sanitizer racecheck and memcheck on the edge cases
-#    -> $OUT/racecheck-k-split.log, $OUT/memcheck-k-split.log
+# 2. compute-sanitizer racecheck and memcheck on the edge cases, each
+#    variant launched once and checked (--check-only: timed loops under
+#    racecheck ran past 240 s) -> $OUT/racecheck-k-split.log, memcheck-...
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
@@ -27,12 +29,12 @@ small="64,2112,7168 64,24576,1536 64,32768,512 64,7168,16384 64,4096,7168 64,716
 128,2112,7168 128,24576,1536 128,32768,512 128,7168,16384 128,4096,7168 128,7168,2048"
 rc=0
 # shellcheck disable=SC2086
-timeout 300 python3 bench/ab_kernel_ir.py --lower=consumer-k-split=true $edges $small 2>&1 |
+timeout 300 python3 bench/ab_kernel_ir.py "--lower=consumer-k-split=off;consumer-k-split=on" $edges $small 2>&1 |
   tee "$OUT/ab-k-split.log" || rc=1
 for tool in racecheck memcheck; do
   # shellcheck disable=SC2086
   timeout 240 compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 20 \
-    python3 bench/ab_kernel_ir.py --lower=consumer-k-split=true $edges \
+    python3 bench/ab_kernel_ir.py --check-only --lower=consumer-k-split=on $edges \
     > "$OUT/$tool-k-split.log" 2>&1 || rc=1
   tail -n 2 "$OUT/$tool-k-split.log"
 done

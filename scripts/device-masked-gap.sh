@@ -29,7 +29,7 @@ export PATH="$PATH:/usr/local/cuda/bin:/usr/local/cuda-13.0/bin"
 rc=0
 timeout 300 python3 bench/ab_masked_gap.py --all --ir-dir "$OUT/ir" --lower "${LOWER:-}" --edit "${EDIT:-}" 2>&1 |
   tee "$OUT/ab-masked-gap.log" || rc=1
-for ir in "$OUT"/ir/*-masked.mlir "$OUT"/ir/*-normal.mlir "$OUT"/ir/*-normal-wide.mlir; do
+for ir in "$OUT"/ir/*-grouped.mlir "$OUT"/ir/*-normal.mlir "$OUT"/ir/*-normal-wide.mlir; do
   name=$(basename "$ir" .mlir)
   "$DGEMM_OPT" "$ir" --dgemm-kernel-to-ptx --dgemm-dump-ptx=dir="$OUT/ptx/$name" -o /dev/null &&
     ptxas -arch=sm_90a -v "$OUT/ptx/$name"/*.ptx -o "$OUT/ptx/$name.cubin" > "$OUT/ptx/$name.ptxas" 2>&1 &&

@@ -1,5 +1,8 @@
-// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=consumer-k-split=true | FileCheck %s
-// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s --check-prefix=OFF
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=consumer-k-split=on | FileCheck %s
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s --check-prefix=AUTO
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=consumer-k-split=off | FileCheck %s --check-prefix=OFF
+// RUN: not dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=consumer-k-split=yes 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: consumer-k-split must be auto, on or off, got 'yes'
 
 // consumer-k-split: a 64-row tile (one consumer warpgroup in the config)
 // runs on two consumer warpgroups (384 threads, setmaxnreg 40 / 232) that
@@ -38,7 +41,12 @@
 // CHECK-NEXT: scf.if %[[WG0]] {
 // CHECK-NEXT: dgemm.epilogue_store
 // CHECK-SAME: consumers = 1 : i32
-// Off (the default): one consumer warpgroup.
+// Auto (the default) leaves block N 64 with 16 K blocks alone; off: one
+// consumer warpgroup.
+// AUTO-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm64_bn64_s8_g1_c112(
+// AUTO-SAME: nvvm.maxntid = array<i32: 256, 1, 1>
+// AUTO-NOT: id = %c5_i32
+// AUTO: dgemm.epilogue_store
 // OFF-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm64_bn64_s8_g1_c112(
 // OFF-SAME: nvvm.maxntid = array<i32: 256, 1, 1>
 // OFF-NOT: id = %c5_i32
@@ -67,5 +75,35 @@ func.func @gemm_odd_stages(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, st
   dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x2048xf8E4M3FN>, memref<?x16xf32, strided<[1, ?]>>,
       memref<7168x2048xf8E4M3FN>, memref<56x16xf32>) outs(%d : memref<?x7168xbf16>)
       {config = #dgemm.config<block_m = 128, block_n = 64, stages = 6, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 1, num_sms = 112>}
+  return
+}
+
+// -----
+
+// Auto: block N <= 56 with at least 56 K blocks (64x16 at K = 7168) splits;
+// block N 64 at the same K does not; neither does block N 16 with 55 K
+// blocks. Off: none.
+// CHECK-LABEL: llvm.func @dgemm_gemm_n2112_k7168_bm64_bn16_s8_g1_c132_ks(
+// AUTO-LABEL: llvm.func @dgemm_gemm_n2112_k7168_bm64_bn16_s8_g1_c132_ks(
+// AUTO-SAME: nvvm.maxntid = array<i32: 384, 1, 1>
+// AUTO-LABEL: llvm.func @dgemm_gemm_n2112_k7168_bm64_bn64_s8_g1_c33(
+// AUTO-SAME: nvvm.maxntid = array<i32: 256, 1, 1>
+// AUTO-LABEL: llvm.func @dgemm_gemm_n2112_k7040_bm64_bn16_s8_g1_c132(
+// AUTO-SAME: nvvm.maxntid = array<i32: 256, 1, 1>
+// OFF-LABEL: llvm.func @dgemm_gemm_n2112_k7168_bm64_bn16_s8_g1_c132(
+// OFF-SAME: nvvm.maxntid = array<i32: 256, 1, 1>
+func.func @gemm_auto(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,
+    %b: memref<2112x7168xf8E4M3FN>, %sb: memref<17x56xf32>, %d: memref<?x2112xbf16>,
+    %a2: memref<?x7040xf8E4M3FN>, %sa2: memref<?x55xf32, strided<[1, ?]>>,
+    %b2: memref<2112x7040xf8E4M3FN>, %sb2: memref<17x55xf32>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x7168xf8E4M3FN>, memref<?x56xf32, strided<[1, ?]>>,
+      memref<2112x7168xf8E4M3FN>, memref<17x56xf32>) outs(%d : memref<?x2112xbf16>)
+      {config = #dgemm.config<block_m = 64, block_n = 16, stages = 8, cluster = 1, multicast = none, math_warpgroups = 1, swizzle_group = 1, num_sms = 132>}
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x7168xf8E4M3FN>, memref<?x56xf32, strided<[1, ?]>>,
+      memref<2112x7168xf8E4M3FN>, memref<17x56xf32>) outs(%d : memref<?x2112xbf16>)
+      {config = #dgemm.config<block_m = 64, block_n = 64, stages = 8, cluster = 1, multicast = none, math_warpgroups = 1, swizzle_group = 1, num_sms = 33>}
+  dgemm.gemm ins(%a2, %sa2, %b2, %sb2 : memref<?x7040xf8E4M3FN>, memref<?x55xf32, strided<[1, ?]>>,
+      memref<2112x7040xf8E4M3FN>, memref<17x55xf32>) outs(%d : memref<?x2112xbf16>)
+      {config = #dgemm.config<block_m = 64, block_n = 16, stages = 8, cluster = 1, multicast = none, math_warpgroups = 1, swizzle_group = 1, num_sms = 132>}
   return
 }

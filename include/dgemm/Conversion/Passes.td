@@ -80,12 +80,16 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "chunks ('on', block N a multiple of 64) or row-major ('off'); "
            "'auto': swizzled when K <= 4096, at any K in the masked layout "
            "(KernelLayout::dSwizzle)">,
-    Option<"consumerKSplit", "consumer-k-split", "bool", /*default=*/"false",
+    Option<"consumerKSplit", "consumer-k-split", "std::string",
+           /*default=*/"\"auto\"",
            "Normal GEMM with a bf16 D, block M 64 (one consumer warpgroup in "
-           "the config): run two consumer warpgroups that take every other "
-           "K block of the tile each, warpgroup 1's sums added to warpgroup "
-           "0's through the staging tile before warpgroup 0 stores it (two "
-           "K-block chains per SM; the kernel name ends in _ks)">,
+           "the config), an even number of stages, block N <= 184: 'on' runs "
+           "two consumer warpgroups that take every other K block of the "
+           "tile each, warpgroup 1's sums added to warpgroup 0's through the "
+           "staging tile before warpgroup 0 stores it (two K-block chains "
+           "per SM; the kernel name ends in _ks); 'auto' (the default): on "
+           "for block N <= 56 with at least 56 K blocks, where it measured "
+           "faster on the H200; 'off': one consumer warpgroup">,
     Option<"kUnroll", "k-unroll", "int64_t", /*default=*/"2",
            "K blocks per consumer loop iteration: 1, or 2 (both blocks' "
            "wgmmas issued before the first is promoted, so the tensor cores "

@@ -181,6 +181,7 @@ struct LowerToKernelPass
                    {"none", "pingpong", "handoff"}),
           notOneOf("epilogue-swizzle", epilogueSwizzle, {"auto", "on", "off"}),
           notOneOf("tail-split", tailSplit, {"on", "off"}),
+          notOneOf("consumer-k-split", consumerKSplit, {"auto", "on", "off"}),
           notOneOf("l2-hint-a", l2HintA,
                    {"none", "evict-first", "evict-last", "evict-normal"}),
           notOneOf("l2-hint-b", l2HintB,
@@ -247,8 +248,18 @@ struct LowerToKernelPass
       // Two consumer warpgroups splitting the K blocks of a 64-row tile
       // (registers: a fresh fragment and a total each, as with one, within
       // 232 with 8 to spare: at block N 192 ptxas spilled 12 bytes in one
-      // of 276 configs tried, block M 64 with block N 16-192).
-      if (consumerKSplit && layout.kind == ::dgemm::GemmKind::Normal &&
+      // of 276 configs tried, block M 64 with block N 16-192). Auto: narrow
+      // tiles (block N <= 56) with at least 56 K blocks, where one wgmma
+      // chain is latency-bound and the join is paid once per long tile:
+      // H200 A/B (bench/results/2026-12-02-3f11165-ab-k-split.log) +4.8% at
+      // 64x2112x7168 (64x16), +2.3% at 128x2112x7168 (64x32), +1.5% at
+      // 64x7168x16384 (64x56), -0.4% at 64x4096x7168 (64x32); with fewer K
+      // blocks or wider tiles 0-5% slower (64x32768x512 at 64x128: -4.7%).
+      bool kSplitWanted =
+          consumerKSplit == "on" ||
+          (consumerKSplit == "auto" && layout.blockN <= 56 &&
+           layout.kBlocks >= 56);
+      if (kSplitWanted && layout.kind == ::dgemm::GemmKind::Normal &&
           !layout.f32Out && !layout.perRowB && layout.blockM == 64 &&
           layout.consumers == 1 && layout.cluster == 1 &&
           layout.stages % 2 == 0 && // each slot one warpgroup's
