@@ -20,7 +20,7 @@ def render(paths):
     out = ["## compute-sanitizer", "",
            "From the logs of `scripts/device-run.sh` with `SANITIZE=1` (raw logs in "
            "`bench/results/`). Normal kernels: `bench/run_bench.py --sanitize` (4 small "
-           "shapes, one with block M 256, one with the K split over two consumer warpgroups); grouped: `bench/run_grouped.py --sanitize` (a contiguous and two masked "
+           "shapes, one with block M 256, one with block M 64 and an odd number of K blocks); grouped: `bench/run_grouped.py --sanitize` (a contiguous and two masked "
            "cases with an empty group, one with block M 256); weight gradient: `bench/run_wgrad.py --sanitize` (small "
            "wgrad and k-grouped cases, empty groups included). Planted bugs: "
            "`bench/sanitizer_planted.py`.", "",

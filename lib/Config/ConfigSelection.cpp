@@ -239,8 +239,10 @@ int64_t rowWaves(int64_t blockM) {
   return std::max<int64_t>(blockM / (64 * mathWarpgroupsFor(blockM)), 1);
 }
 
-/// Largest K whose bf16 kernels stage the epilogue in swizzled chunks (the
-/// lowering's rule, KernelLayout::dSwizzle).
+/// Largest K at which bf16 kernels take only block N multiples of 64, whose
+/// epilogue stages swizzled chunks (KernelLayout::dSwizzle; other widths
+/// stage row-major, with bank conflicts). With more K blocks a tile's
+/// epilogue weighs less and other widths stay candidates.
 constexpr int64_t kSwizzledEpilogueMaxK = 4096;
 
 int64_t tileLoadCost(int64_t blockM, int64_t blockN) {

@@ -10,7 +10,13 @@
 // R224: nvvm.setmaxregister  increase 224
 // BADREGS: consumer-registers must be 0 or a multiple of 8 in [128, 240], got 100
 // BADSWIZZLE: epilogue-swizzle must be auto, on or off, got 'maybe'
-// epilogue-swizzle=off: row-major staging at K = 2048 too (one box of 128 columns).
+// epilogue-swizzle=off: row-major staging (one box of 128 columns); at
+// K = 16384 the consumers then take 216 registers and the producer 72 (ptxas
+// spilled at 232 with row-major staging).
+// NOSWIZZLE-LABEL: llvm.func @dgemm_gemm_n7168_k16384_bm256_bn128_s3_g16_c132_r216(
+// NOSWIZZLE-SAME: {box = [128, 256], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, swizzle = 0 : i64}
+// NOSWIZZLE: nvvm.setmaxregister  decrease 72
+// NOSWIZZLE: nvvm.setmaxregister  increase 216
 // NOSWIZZLE-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm256_bn128_s3_g16_c128(
 // NOSWIZZLE-SAME: {box = [128, 256], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, swizzle = 0 : i64}
 
@@ -19,16 +25,16 @@
 // (its rows 64w..) and then wave 1 (128 rows further down: A tile + 16 KiB,
 // A-scale rows + 128), each fenced, issued, waited for and promoted into its
 // own total; the stage is released once, after the second wave's wgmmas;
-// the epilogue stores both totals as one 256-row tile. At long K the
-// consumers take 216 registers and the producer 72 (ptxas spilled at 232).
-// CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k16384_bm256_bn128_s3_g16_c132_r216(
+// the epilogue stores both totals as one 256-row tile, staged in swizzled
+// 64-column chunks; the consumers take 232 registers and the producer 40.
+// CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k16384_bm256_bn128_s3_g16_c132(
 // CHECK-SAME: block_m = 256 : i64, block_n = 128 : i64
 // CHECK-SAME: {box = [128, 256], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64
 // CHECK-SAME: {box = [256, 1], dims = [0, 1], dtype = "f32", kind = "tensor_map", operand = 1 : i64
-// CHECK-SAME: {box = [128, 256], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64
-// CHECK: nvvm.setmaxregister  decrease 72
+// CHECK-SAME: {box = [64, 256], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, swizzle = 128 : i64}
+// CHECK: nvvm.setmaxregister  decrease 40
 // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c50176_i32
-// CHECK: nvvm.setmaxregister  increase 216
+// CHECK: nvvm.setmaxregister  increase 232
 // CHECK: scf.for {{.*}} iter_args(%[[IT:.+]] = %{{.+}}, %[[T0:.+]] = %{{.+}}, %[[T1:.+]] = %{{.+}}) -> (i32, !llvm.struct
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-NEXT: %[[ACC0:.+]] = dgemm.wgmma_tile %[[A0:.+]], %[[B:.+]] {n = 128 : i32}
@@ -44,7 +50,7 @@
 // CHECK: nvvm.mbarrier.arrive
 // CHECK: %[[P1:.+]] = dgemm.promote %[[T1]], %[[ACC1]]
 // CHECK: scf.yield %{{.+}}, %[[P0]], %[[P1]]
-// CHECK: dgemm.epilogue_store(%[[R:.+]]#1, %[[R]]#2), {{.*}} {block_m = 256 : i32, block_n = 128 : i32, consumers = 2 : i32}
+// CHECK: dgemm.epilogue_store(%[[R:.+]]#1, %[[R]]#2), {{.*}} {block_m = 256 : i32, block_n = 128 : i32, consumers = 2 : i32, swizzle = 128 : i32}
 func.func @gemm_bm256(%a: memref<?x16384xf8E4M3FN>, %sa: memref<?x128xf32, strided<[1, ?]>>,
     %b: memref<7168x16384xf8E4M3FN>, %sb: memref<56x128xf32>, %d: memref<?x7168xbf16>) {
   dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x16384xf8E4M3FN>, memref<?x128xf32, strided<[1, ?]>>,

@@ -39,19 +39,6 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c,
   l.consumers = c.mathWarpgroups;
   l.rowWaves = std::max<int64_t>(c.blockM / (64 * std::max<int64_t>(l.consumers, 1)), 1);
   l.threads = 128 * (l.consumers + 1);
-  // setmaxnreg pairs within the CTA's register pool (HOPPER-FACTS §7):
-  // 256 threads: (24, 240); 384 threads: (40, 232).
-  l.producerRegs = l.consumers == 1 ? 24 : 40;
-  l.consumerRegs = ::dgemm::consumerRegisterBudget(l.consumers);
-  if (l.rowWaves == 2 && k > 4096 && l.kind == ::dgemm::GemmKind::Normal) {
-    // Block M 256 at long K: (72, 216) ran 1-4% faster than (40, 232) on
-    // the H200 at 4096x7168x16384 and 4096x4096x7168, ptxas spilling 9
-    // registers at 232 (bench/results/2026-12-01-*-ab-bm256-r.log); at
-    // K <= 4096 (swizzled epilogue) 232 was 2-4% faster. (The masked
-    // kernel is the other way round: no spills at 232, 20 bytes at 216.)
-    l.consumerRegs = 216;
-    l.producerRegs = 504 - 2 * 216;
-  }
   l.kBlocks = k / 128;
   l.nBlocks = (n + c.blockN - 1) / c.blockN;
   l.nScaleBlocks = (n + 127) / 128;
@@ -59,25 +46,22 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c,
   l.maxCtas = c.numSMs;
   l.cluster = c.clusterSize;
   l.mcast = c.clusterSize;
-  // Swizzled staging removes the epilogue's bank conflicts, which matter when
-  // a tile has few K blocks; with many it measured slower on the H200 (A/B in
-  // one process, bench/ab_epilogue.py: K=512 +48%, K=7168 -4..0%, K=16384
-  // -6%), so long-K kernels keep row-major staging. Masked kernels stage
-  // swizzled at any K: their tiles crossing masked_m are then copied out
-  // through the staging tile (KernelLayout::maskedStaged), and at K = 7168
-  // they measured 0-7% faster than row-major with the direct partial store
-  // (bench/ab_masked_gap.py, equal and drawn group sizes,
-  // bench/results/2026-12-02-b956dc7-ab-masked-swizzle.log).
-  // f32 rows are twice as long: 32-column chunks, and always swizzled when
-  // they can be (row-major f32 rows of 128+ columns put a warp's 8 rows in
-  // one bank group).
+  // Swizzled staging removes the epilogue's bank conflicts (row-major rows
+  // of 256 or 384 bytes put a warp's 8 rows in one bank group), at any K:
+  // A/B in one process on the H200 (bench/ab_kernel_ir.py,
+  // bench/results/2026-12-02-eb319a2-ab-swizzle-long-k.log) measured it
+  // 2-7% faster than row-major at K = 7168-16384 (4096x4096x7168 1231 ->
+  // 1287 TFLOPS, 4096x7168x16384 1316 -> 1350 with block M 256 at 232
+  // registers; contiguous 4x8192x4096x7168 1244 -> 1291,
+  // 2026-12-02-eb319a2-ab-contiguous.log), and -1..+2% at block M 64. (An
+  // A/B on older kernels had it 4-6% slower at long K, so until eb319a2 it
+  // was used at K <= 4096 only, and at any K in the masked layout.) f32
+  // rows are twice as long: 32-column chunks.
   if (l.f32Out)
     l.dSwizzle = c.blockN % 32 == 0 ? 128 : 0;
   else
-    l.dSwizzle = c.blockN % 64 == 0 &&
-                         (k <= 4096 || p.kind == ::dgemm::GemmKind::GroupedMasked)
-                     ? 128
-                     : 0;
+    l.dSwizzle = c.blockN % 64 == 0 ? 128 : 0;
+  l.splitRegisters();
   l.nParts = 1;
   for (int64_t parts = std::max<int64_t>(maxParts, 1); parts > 1; --parts)
     if (c.blockN % (8 * parts) == 0 && c.blockN / parts >= 32) {
@@ -104,4 +88,23 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c,
   l.countOff = l.barOff + 16 * c.stages;
   l.smemBytes = l.countOff + (l.groupsInSmem() ? 4 * l.groups : 0);
   return l;
+}
+
+void KernelLayout::splitRegisters() {
+  // setmaxnreg pairs within the CTA's register pool (HOPPER-FACTS §7):
+  // 256 threads: (24, 240); 384 threads: (40, 232).
+  producerRegs = consumers == 1 ? 24 : 40;
+  consumerRegs = ::dgemm::consumerRegisterBudget(consumers);
+  if (rowWaves == 2 && k > 4096 && kind == ::dgemm::GemmKind::Normal &&
+      dSwizzle == 0) {
+    // Block M 256 at long K with row-major staging: (72, 216) ran 1-4%
+    // faster than (40, 232) on the H200 at 4096x7168x16384 and
+    // 4096x4096x7168, ptxas spilling 9 registers at 232
+    // (bench/results/2026-12-01-*-ab-bm256-r.log). With swizzled staging
+    // 232 does not spill (60 kernels, N 1024-24576, K 4224-16384) and 216
+    // does (28 bytes): 232. (The masked kernel has no spills at 232, 20
+    // bytes at 216.)
+    consumerRegs = 216;
+    producerRegs = 504 - 2 * 216;
+  }
 }

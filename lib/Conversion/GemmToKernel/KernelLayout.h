@@ -77,9 +77,8 @@ struct KernelLayout {
   /// (the kernel name then ends in _ps or _pd).
   bool maskedStoreOverride = false;
   /// 128 when the epilogue stages D in 64-column chunks with 128-byte
-  /// swizzle (block N a multiple of 64 and K <= 4096, or any K in the
-  /// masked layout), else 0 (row-major
-  /// staging).
+  /// swizzle (block N a multiple of 64; f32: 32-column chunks, block N a
+  /// multiple of 32), else 0 (row-major staging).
   int64_t dSwizzle;
   /// Normal, or one of the m-grouped layouts (then `groups` experts, B
   /// [G, N, K] through a 3-D tensor map; masked: A [G, M_max, K] and D
@@ -127,6 +126,10 @@ struct KernelLayout {
   /// (its empty barrier counts their warps) and stores its rows (1 with the
   /// K split, where both warpgroups hold the same 64 rows).
   int64_t rowWarpgroups() const { return kSplit ? 1 : consumers; }
+  /// producerRegs and consumerRegs (setmaxnreg) for the consumer count, row
+  /// waves and epilogue staging (dSwizzle); get() calls it, and the
+  /// lowering again after its options change those.
+  void splitRegisters();
   bool grouped() const { return kind != ::dgemm::GemmKind::Normal; }
   bool masked() const { return kind == ::dgemm::GemmKind::GroupedMasked; }
   bool contiguous() const {

@@ -276,9 +276,11 @@ struct LowerToKernelPass
       layout.pingpong = consumerOrder != "none" && layout.consumers == 2 &&
                         layout.rowWaves == 1 && !layout.kSplit;
       layout.handoff = layout.pingpong && consumerOrder == "handoff";
-      if (!layout.f32Out && epilogueSwizzle != "auto")
+      if (!layout.f32Out && epilogueSwizzle != "auto") {
         layout.dSwizzle =
             epilogueSwizzle == "on" && layout.blockN % 64 == 0 ? 128 : 0;
+        layout.splitRegisters();
+      }
       if (consumerRegisters && layout.consumers == 2) {
         layout.consumerRegs = consumerRegisters;
         layout.producerRegs = 504 - 2 * consumerRegisters;
