@@ -4,15 +4,17 @@
 # with at least 56 K blocks) on the GPU machine, bundle carried as for
 # scripts/device-run.sh:
 #   run(command="bash scripts/device-k-split.sh", carry=[".bundle"])
-# 1. bench/ab_kernel_ir.py: the pipeline's kernel (auto) against it with the
-#    K split off and on, each checked against the float reference, then timed
-#    alternately (3 rounds), on the 12 normal shapes of M <= 128 and on
-#    edge cases: an odd number of K blocks (64,2112,7296), one K block
-#    (warpgroup 1 idle: 100,1000,128), several tiles per CTA with an odd
-#    number of K blocks (64,32768,640) -> $OUT/ab-k-split.log
-# 2. compute-sanitizer racecheck and memcheck on the edge cases, each
+# 1. compute-sanitizer racecheck and memcheck with the K split on, each
 #    variant launched once and checked (--check-only: timed loops under
-#    racecheck ran past 240 s) -> $OUT/racecheck-k-split.log, memcheck-...
+#    racecheck ran past 240 s), on edge cases: an odd number of K blocks
+#    (64,2112,7296), one K block (warpgroup 1 idle: 100,1000,128), several
+#    tiles per CTA with an odd and an even number of K blocks (64,32768,640
+#    and 512) -> $OUT/racecheck-k-split.log, $OUT/memcheck-k-split.log
+#    (EDGES: other shapes; TOOLS: other sanitizer tools)
+# 2. bench/ab_kernel_ir.py: the pipeline's kernel (auto) against it with the
+#    K split off and on, each checked against the float reference, then timed
+#    alternately (3 rounds), on the reference shapes auto splits and two of
+#    M = 1-2 at long K -> $OUT/ab-k-split.log
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
@@ -24,18 +26,19 @@ fi
 export DGEMM_LIB=/tmp/dgemm/dgemm/lib/libdgemm.so DGEMM_OPT=/tmp/dgemm/dgemm/bin/dgemm-opt
 export PYTHONPATH="$root/python" DGEMM_CACHE_DIR=${DGEMM_CACHE_DIR:-/tmp/dgemm-k-split-cache}
 export PATH="$PATH:/usr/local/cuda/bin:/usr/local/cuda-13.0/bin"
-edges="64,2112,7296 100,1000,128 64,32768,640"
-small="64,2112,7168 64,24576,1536 64,32768,512 64,7168,16384 64,4096,7168 64,7168,2048
-128,2112,7168 128,24576,1536 128,32768,512 128,7168,16384 128,4096,7168 128,7168,2048"
+edges="${EDGES:-64,2112,7296 100,1000,128 64,32768,640 64,32768,512}"
+small="64,2112,7168 128,2112,7168 64,7168,16384 64,4096,7168 1,608,12544 2,1104,14848"
 rc=0
-# shellcheck disable=SC2086
-timeout 300 python3 bench/ab_kernel_ir.py "--lower=consumer-k-split=off;consumer-k-split=on" $edges $small 2>&1 |
-  tee "$OUT/ab-k-split.log" || rc=1
-for tool in racecheck memcheck; do
+# 1. the sanitizers first: each variant launched once and checked
+for tool in ${TOOLS:-racecheck memcheck}; do
   # shellcheck disable=SC2086
   timeout 240 compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 20 \
     python3 bench/ab_kernel_ir.py --check-only --lower=consumer-k-split=on $edges \
     > "$OUT/$tool-k-split.log" 2>&1 || rc=1
-  tail -n 2 "$OUT/$tool-k-split.log"
+  tail -n 1 "$OUT/$tool-k-split.log"
 done
+# 2. the pipeline's kernel (auto) against the K split off and on, timed
+# shellcheck disable=SC2086
+timeout 300 python3 bench/ab_kernel_ir.py "--lower=consumer-k-split=off;consumer-k-split=on" $small 2>&1 |
+  tee "$OUT/ab-k-split.log" || rc=1
 exit $rc

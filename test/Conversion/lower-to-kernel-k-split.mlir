@@ -1,6 +1,6 @@
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=consumer-k-split=on | FileCheck %s
-// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=consumer-k-split=auto | FileCheck %s --check-prefix=AUTO
-// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s --check-prefix=OFF
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s --check-prefix=AUTO
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=consumer-k-split=off | FileCheck %s --check-prefix=OFF
 // RUN: not dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=consumer-k-split=yes 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: consumer-k-split must be auto, on or off, got 'yes'
 
@@ -41,7 +41,11 @@
 // CHECK-NEXT: scf.if %[[WG0]] {
 // CHECK-NEXT: dgemm.epilogue_store
 // CHECK-SAME: consumers = 1 : i32
-// Auto leaves block N 64 with 16 K blocks alone; off (the default): one
+// Warpgroup 1 meets barrier 6 twice, as warpgroup 0 meets the epilogue's.
+// CHECK: } else {
+// CHECK-COUNT-2: nvvm.barrier id = %c6_i32{{.*}} number_of_threads = %c128_i32
+// CHECK-NEXT: }
+// Auto (the default) leaves block N 64 with 16 K blocks alone; off: one
 // consumer warpgroup.
 // AUTO-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm64_bn64_s8_g1_c112(
 // AUTO-SAME: nvvm.maxntid = array<i32: 256, 1, 1>
@@ -82,7 +86,7 @@ func.func @gemm_odd_stages(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, st
 
 // Auto: block N <= 56 with at least 56 K blocks (64x16 at K = 7168) splits;
 // block N 64 at the same K does not; neither does block N 16 with 55 K
-// blocks. Off (the default): none.
+// blocks. Off: none.
 // CHECK-LABEL: llvm.func @dgemm_gemm_n2112_k7168_bm64_bn16_s8_g1_c132_ks(
 // AUTO-LABEL: llvm.func @dgemm_gemm_n2112_k7168_bm64_bn16_s8_g1_c132_ks(
 // AUTO-SAME: nvvm.maxntid = array<i32: 384, 1, 1>

@@ -3,14 +3,15 @@
 
 // A config with stream_b (B read once, or in one wave): by default
 // (l2-hint-b=auto) B's TMA loads carry an evict_first policy, A's and the
-// scales' none; l2-hint-b=none overrides the config.
-// CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k16384_bm64_bn56_s8_g1_c128_hbf(
+// scales' none; l2-hint-b=none overrides the config. (64x56 at 128 K
+// blocks takes the K split by default: _ks.)
+// CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k16384_bm64_bn56_s8_g1_c128_ks_hbf(
 // CHECK: %[[HB:.+]] = llvm.inline_asm "createpolicy.fractional.L2::evict_first.b64 $0, 1.0;", "=l"  : () -> i64
 // CHECK-NOT: createpolicy
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %{{.+}}, %{{.+}}, box[%{{.+}}, %{{.+}}] :
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %{{.+}}, %{{.+}}, box[%{{.+}}, %{{.+}}] l2_cache_hint = %[[HB]]
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %{{.+}}, %{{.+}}, box[%{{.+}}, %{{.+}}] :
-// NONE-LABEL: llvm.func @dgemm_gemm_n7168_k16384_bm64_bn56_s8_g1_c128(
+// NONE-LABEL: llvm.func @dgemm_gemm_n7168_k16384_bm64_bn56_s8_g1_c128_ks(
 // NONE-NOT: createpolicy
 // NONE-NOT: l2_cache_hint
 func.func @gemm_m64(%a: memref<?x16384xf8E4M3FN>, %sa: memref<?x128xf32, strided<[1, ?]>>,

@@ -81,20 +81,21 @@ func.func @gemm_m4096_n7168_k2048_e4m3(%a: memref<?x2048xf8E4M3FN>, %sa: memref<
 // -----
 
 // Block M 64: one consumer warpgroup, 256 threads, setmaxnreg (24, 240).
-// Two ops with one config share one kernel.
-// CHECK-LABEL: llvm.func @dgemm_gemm_n2112_k7168_bm64_bn16_s8_g1_c132(
+// Two ops with one config share one kernel. (At K = 7168 this tile would
+// take the K split over two warpgroups: lower-to-kernel-k-split.mlir.)
+// CHECK-LABEL: llvm.func @dgemm_gemm_n2112_k2048_bm64_bn16_s8_g1_c132(
 // CHECK-SAME: dgemm.launch = {block = 256 : i64
 // CHECK: nvvm.setmaxregister decrease 24
 // CHECK: nvvm.setmaxregister increase 240
 // CHECK: dgemm.wgmma_tile %{{.+}}, %{{.+}} {n = 16 : i32}
 // CHECK-NOT: llvm.func
-func.func @gemm_m64_n2112_k7168_e4m3(%a: memref<64x7168xf8E4M3FN>, %sa: memref<64x56xf32, strided<[1, 64]>>,
-    %b: memref<2112x7168xf8E4M3FN>, %sb: memref<17x56xf32>, %d: memref<64x2112xbf16>) {
-  dgemm.gemm ins(%a, %sa, %b, %sb : memref<64x7168xf8E4M3FN>, memref<64x56xf32, strided<[1, 64]>>,
-      memref<2112x7168xf8E4M3FN>, memref<17x56xf32>) outs(%d : memref<64x2112xbf16>)
+func.func @gemm_m64_n2112_k2048_e4m3(%a: memref<64x2048xf8E4M3FN>, %sa: memref<64x16xf32, strided<[1, 64]>>,
+    %b: memref<2112x2048xf8E4M3FN>, %sb: memref<17x16xf32>, %d: memref<64x2112xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<64x2048xf8E4M3FN>, memref<64x16xf32, strided<[1, 64]>>,
+      memref<2112x2048xf8E4M3FN>, memref<17x16xf32>) outs(%d : memref<64x2112xbf16>)
       {config = #dgemm.config<block_m = 64, block_n = 16, stages = 8, cluster = 1, multicast = none, math_warpgroups = 1, swizzle_group = 1, num_sms = 132>}
-  dgemm.gemm ins(%a, %sa, %b, %sb : memref<64x7168xf8E4M3FN>, memref<64x56xf32, strided<[1, 64]>>,
-      memref<2112x7168xf8E4M3FN>, memref<17x56xf32>) outs(%d : memref<64x2112xbf16>)
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<64x2048xf8E4M3FN>, memref<64x16xf32, strided<[1, 64]>>,
+      memref<2112x2048xf8E4M3FN>, memref<17x16xf32>) outs(%d : memref<64x2112xbf16>)
       {config = #dgemm.config<block_m = 64, block_n = 16, stages = 8, cluster = 1, multicast = none, math_warpgroups = 1, swizzle_group = 1, num_sms = 132>}
   return
 }

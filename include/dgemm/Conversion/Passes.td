@@ -81,17 +81,15 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "'auto': swizzled when block N is a multiple of 64 "
            "(KernelLayout::dSwizzle)">,
     Option<"consumerKSplit", "consumer-k-split", "std::string",
-           /*default=*/"\"off\"",
+           /*default=*/"\"auto\"",
            "Normal GEMM with a bf16 D, block M 64 (one consumer warpgroup in "
            "the config), an even number of stages, block N <= 184: 'on' runs "
            "two consumer warpgroups that take every other K block of the "
            "tile each, warpgroup 1's sums added to warpgroup 0's through the "
            "staging tile before warpgroup 0 stores it (two K-block chains "
-           "per SM; the kernel name ends in _ks); 'auto': on for block N <= "
-           "56 with at least 56 K blocks, where it measured 0-5% faster on "
-           "the H200; 'off' (the default): one consumer warpgroup. Off by "
-           "default because racecheck reports hazards on the join when a CTA "
-           "runs several tiles (docs/kernel.md)">,
+           "per SM; the kernel name ends in _ks); 'auto' (the default): on "
+           "for block N <= 56 with at least 56 K blocks, where it measured "
+           "0-5% faster on the H200; 'off': one consumer warpgroup">,
     Option<"kUnroll", "k-unroll", "int64_t", /*default=*/"2",
            "K blocks per consumer loop iteration: 1, or 2 (both blocks' "
            "wgmmas issued before the first is promoted, so the tensor cores "

@@ -832,7 +832,21 @@ private:
         // Warpgroup 1's sums join warpgroup 0's, which stores the tile.
         ringNext = k.add(it, tileKBlocks(group));
         totals = joinSplitTotals(totals, fragment, partN / 2, wg);
-        auto owner = scf::IfOp::create(b, loc, k.eq(wg, k.c32(0)), false);
+        auto owner = scf::IfOp::create(b, loc, k.eq(wg, k.c32(0)),
+                                       /*withElseRegion=*/true);
+        {
+          // Warpgroup 1 meets a barrier of its own (id 6) as often as
+          // warpgroup 0 meets the epilogue's (id 1, twice), so that both
+          // pass as many barriers per tile. It orders nothing; without it
+          // compute-sanitizer's racecheck reported hazards on the join
+          // from the second tile of a CTA on (the two warpgroups' barrier
+          // counts drifting apart), though barrier 5 orders those accesses.
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(owner.elseBlock());
+          for (int i = 0; i < 2; ++i)
+            NVVM::BarrierOp::create(b, loc, Type(), k.c32(6), k.c32(128),
+                                    nullptr, Value());
+        }
         storeGuard.emplace(b);
         b.setInsertionPointToStart(owner.thenBlock());
       }
