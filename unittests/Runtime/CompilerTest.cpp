@@ -232,7 +232,12 @@ TEST(Compiler, GemmKernelsCompile) {
     ASSERT_TRUE(s.ok()) << s.message();
     const LaunchContract &c = k.contract;
     EXPECT_NE(k.ptx.find(".entry " + c.kernelName), std::string::npos);
-    EXPECT_EQ(c.block, 128 * (key.config.mathWarpgroups + 1));
+    // Block M 64 with block N <= 56 and at least 56 K blocks (64x2112x7168)
+    // runs the K split over two consumer warpgroups (dgemm-lower-to-kernel
+    // {consumer-k-split=auto}): 384 threads, the kernel name ends in _ks.
+    const bool kSplit = c.kernelName.find("_ks") != std::string::npos;
+    EXPECT_EQ(kSplit, sh.m == 64);
+    EXPECT_EQ(c.block, kSplit ? 384 : 128 * (key.config.mathWarpgroups + 1));
     EXPECT_EQ(c.cluster, 1);
     EXPECT_EQ(c.maxCtas, key.config.numSMs);
     EXPECT_EQ(c.blockM, key.config.blockM);
