@@ -267,8 +267,7 @@ struct LowerToKernelPass
         layout.kSplit = true;
         layout.consumers = 2;
         layout.threads = 384;
-        layout.producerRegs = 40;
-        layout.consumerRegs = ::dgemm::consumerRegisterBudget(2);
+        layout.splitRegisters(); // (40, 232)
       }
       if (layout.perRowB && columnScaleRelease != "auto")
         layout.lateRelease = columnScaleRelease == "late";
