@@ -6,7 +6,7 @@ K = 2048 unless --all), three kernels with the same #dgemm.config (the one
 dgemm-select-config picks for the masked shape) are timed alternately in one
 process with the benchmark's harness, each checked first:
 
-  grouped      G groups of m rows, N, K: the selection's masked kernel
+  grouped      G groups of m rows, N, K: the selection's grouped kernel
   normal       M = G*m, N, K: the same work, B read once from DRAM
   normal-wide  M = m, N = G*N, K: the same tiles and the same B bytes as the
                masked kernel (each tile reads its own B rows), no group walk
@@ -22,7 +22,7 @@ as fast as normal, from the masked kernel itself (its walk, its stores).
 --layout contiguous does the same for the contiguous shapes (grouped and
 normal only), e.g. with --lower to try lowering options on them.
 
---drawn gives the masked kernel run_grouped.py's drawn group sizes (m x
+--drawn gives the grouped kernel run_grouped.py's drawn group sizes (m x
 U(0.7, 1.3), seed 1: the sizes of the benchmark's "drawn" rows) and the
 normal GEMM their sum of rows (no normal-wide).
 
@@ -134,7 +134,7 @@ def main(argv=None):
     ap.add_argument("--only", default="",
                     help="only the shapes whose label (G4-m256-n7168-k2048) contains this")
     ap.add_argument("--drawn", action="store_true",
-                    help="the masked kernel with the benchmark's drawn group sizes")
+                    help="the grouped kernel with the benchmark's drawn group sizes")
     ap.add_argument("--profile", action="store_true",
                     help="launch and check each variant once, no timing (under ncu)")
     args = ap.parse_args(argv)

@@ -836,7 +836,9 @@ private:
                                        /*withElseRegion=*/true);
         {
           // Warpgroup 1 meets a barrier of its own (id 6) as often as
-          // warpgroup 0 meets the epilogue's (id 1, twice), so that both
+          // warpgroup 0 meets the epilogue's (id 1, twice: before and after
+          // writing the staging tile, DGEMMToNVVM's EpilogueStoreLowering;
+          // keep the two counts equal), so that both
           // pass as many barriers per tile. It orders nothing; without it
           // compute-sanitizer's racecheck reported hazards on the join
           // from the second tile of a CTA on (the two warpgroups' barrier
