@@ -115,6 +115,23 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "except at block M 256 with row-major staging (block N not a "
            "multiple of 64), where "
            "ptxas spills with it">,
+    Option<"maskedWalk", "masked-walk", "std::string", /*default=*/"\"groups\"",
+           "Masked layout, the order in which the CTAs take the tiles: "
+           "'groups' (the default) walks each group's M blocks in turn; "
+           "'cost' walks the M blocks by how many 64-row waves of valid rows "
+           "they hold, the fullest first (every group's full blocks, then "
+           "the crossing blocks), and hands a CTA's every other tile out in "
+           "reverse order (tile i * CTAs + CTAs - 1 - c for odd i), so that "
+           "a CTA that took an expensive tile in one round takes a cheap one "
+           "in the next (the kernel name ends in _wc)">,
+    Option<"emptyRowWaves", "empty-row-waves", "std::string",
+           /*default=*/"\"compute\"",
+           "Masked layout, two consumer warpgroups: 'skip' runs, per tile, "
+           "the K loop only for a consumer's 64-row waves that hold rows "
+           "below masked_m (one loop per count of such waves; with none the "
+           "consumer only waits for and releases each stage), so a tile "
+           "crossing masked_m costs about its valid rows (the kernel name "
+           "ends in _sk); 'compute' (the default): every wave of every tile">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",

@@ -492,6 +492,8 @@ private:
   /// the group moves forward while t is past the group's tiles; the loop
   /// ends when it runs out of groups.
   void maskedTileLoop(TileBody body) {
+    if (l.costWalk)
+      return maskedCostTileLoop(body);
     Type i32 = k.i32;
     SmallVector<Type> types(4, i32);
     SmallVector<Location> locs(4, loc);
@@ -548,6 +550,113 @@ private:
     Value next = body(sched.getMBlock(), nBlock, grp, after->getArgument(3));
     scf::YieldOp::create(b, loc,
                          ValueRange{k.add(t, tileStep), grp, base, next});
+  }
+
+  /// Cost walk: the M blocks of group g in class c (their count of 64-row
+  /// waves with valid rows, 1 .. BM/64): (first M block, M blocks). Class
+  /// BM/64 holds the group's full blocks (from block 0), and its crossing
+  /// block where that has more than BM - 64 rows; a lower class at most the
+  /// crossing block.
+  std::pair<Value, Value> classBlocks(Value g, Value c) {
+    Value rows = maskedRows(g);
+    Value full = k.divu(rows, k.c32(l.blockM));
+    Value rem = k.sub(rows, k.mul(full, k.c32(l.blockM)));
+    Value top = k.eq(c, k.c32(l.blockM / 64));
+    Value first = arith::SelectOp::create(b, loc, top, k.c32(0), full);
+    Value crossing = arith::ExtUIOp::create(
+        b, loc, k.i32, k.eq(k.ceilDiv(rem, 64), c));
+    Value count = k.add(
+        arith::SelectOp::create(b, loc, top, full, k.c32(0)), crossing);
+    return {first, count};
+  }
+
+  /// The CTA's (or cluster's) i-th unit of work when every other round
+  /// is walked backwards: i * P + c, or i * P + P - 1 - c for odd i.
+  Value reversingTile(Value i) {
+    Value odd = k.eq(k.andi(i, k.c32(1)), k.c32(1));
+    Value back = k.sub(k.sub(tileStep, k.c32(1)), firstTile);
+    return k.add(k.mul(i, tileStep),
+                 arith::SelectOp::create(b, loc, odd, back, firstTile));
+  }
+
+  /// masked-walk=cost: the launch's tiles in classes of falling cost (see
+  /// classBlocks), each class over the groups in order, each (class,
+  /// group) over its M blocks x N blocks in the grouped tile order. A CTA's
+  /// i-th tile is t = i * P + c, or i * P + P - 1 - c for odd i (P the
+  /// grid), so that the CTAs that took the dearest tiles of one round take
+  /// the cheapest of the next. A cursor (class, group, first tile of the
+  /// pair) only moves forward; the loop ends when it runs out of classes.
+  void maskedCostTileLoop(TileBody body) {
+    Type i32 = k.i32;
+    SmallVector<Type> types(5, i32); // i, class, group, base, ring
+    SmallVector<Location> locs(5, loc);
+    Value c0 = k.c32(0);
+    const int64_t top = l.blockM / 64;
+    auto unitsOf = [&](Value g, Value c) {
+      return k.mul(classBlocks(g, c).second, k.c32(l.nBlocks / l.mcast));
+    };
+    auto loop = scf::WhileOp::create(b, loc, types,
+                                     ValueRange{c0, k.c32(top), c0, c0, c0});
+    {
+      OpBuilder::InsertionGuard g(b);
+      Block *before = b.createBlock(&loop.getBefore(), {}, types, locs);
+      Value i = before->getArgument(0);
+      Value t = reversingTile(i);
+      auto advance = scf::WhileOp::create(
+          b, loc, TypeRange{i32, i32, i32},
+          ValueRange{before->getArgument(1), before->getArgument(2),
+                     before->getArgument(3)});
+      {
+        OpBuilder::InsertionGuard g2(b);
+        Block *check = b.createBlock(&advance.getBefore(), {},
+                                     {i32, i32, i32}, {loc, loc, loc});
+        Value cls = check->getArgument(0), grp = check->getArgument(1),
+              base = check->getArgument(2);
+        Value end = k.add(base, unitsOf(grp, cls));
+        Value more = arith::AndIOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, cls,
+                                  c0),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, t, end));
+        scf::ConditionOp::create(b, loc, more, check->getArguments());
+        Block *step = b.createBlock(&advance.getAfter(), {}, {i32, i32, i32},
+                                    {loc, loc, loc});
+        Value sc = step->getArgument(0), sg = step->getArgument(1);
+        Value nextBase = k.add(step->getArgument(2), unitsOf(sg, sc));
+        Value nextGroup = k.add(sg, k.c32(1));
+        Value wrap = k.eq(nextGroup, k.c32(l.groups));
+        scf::YieldOp::create(
+            b, loc,
+            ValueRange{arith::SelectOp::create(b, loc, wrap,
+                                               k.sub(sc, k.c32(1)), sc),
+                       arith::SelectOp::create(b, loc, wrap, c0, nextGroup),
+                       nextBase});
+      }
+      b.setInsertionPointAfter(advance);
+      Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                            advance.getResult(0), c0);
+      scf::ConditionOp::create(
+          b, loc, inRange,
+          ValueRange{i, advance.getResult(0), advance.getResult(1),
+                     advance.getResult(2), before->getArgument(4)});
+    }
+    OpBuilder::InsertionGuard g(b);
+    Block *after = b.createBlock(&loop.getAfter(), {}, types, locs);
+    Value i = after->getArgument(0), cls = after->getArgument(1),
+          grp = after->getArgument(2), base = after->getArgument(3);
+    Value t = reversingTile(i);
+    auto [firstBlock, mBlocks] = classBlocks(grp, cls);
+    auto sched = ScheduleTileOp::create(
+        b, loc, i32, i32, k.sub(t, base), mBlocks,
+        b.getI32IntegerAttr(l.nBlocks / l.mcast),
+        b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup / l.mcast, 1)));
+    Value nBlock = sched.getNBlock();
+    if (l.mcast > 1) // the pair's tile of this CTA
+      nBlock = k.add(k.mul(nBlock, k.c32(l.mcast)), rank);
+    Value next = body(k.add(firstBlock, sched.getMBlock()), nBlock, grp,
+                      after->getArgument(4));
+    scf::YieldOp::create(
+        b, loc, ValueRange{k.add(i, k.c32(1)), cls, grp, base, next});
   }
 
   void buildProducer() {
@@ -731,102 +840,146 @@ private:
       // (an even number of them) has one consumer, which waits for its
       // fills in order (a parity wait cannot tell a fill from the one two
       // phases later).
-      Value kFirst =
-          l.kSplit ? k.andi(k.add(it, wg), k.c32(1)) : k.c32(0);
-      SmallVector<Value> inits = {l.kSplit ? k.add(it, kFirst) : it};
-      inits.append(parts * waves, zero);
-      const int64_t kStep = l.kSplit ? 2 : 1;
-      if (l.kUnroll == 2) {
-        // K blocks in pairs: both blocks' wgmmas are issued (two fresh
-        // fragments) before the first is promoted, so the tensor cores run
-        // the second chain while the first is waited for and promoted. An
-        // odd last block goes through the single-block loop below.
-        Value pairsEnd = k.andi(tileKBlocks(group), k.c32(-2));
-        inits = kBlockPairs(pairsEnd, inits, wg, r0, r1, lane, fragment,
-                            sfbRows, oneBlock, threeBlocks, former);
-        kFirst = pairsEnd;
-      }
-      auto kLoop = scf::ForOp::create(b, loc, kFirst, tileKBlocks(group),
-                                      k.c32(kStep), inits);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(kLoop.getBody());
-      Value kb = kLoop.getInductionVar();
-      Value i = kLoop.getRegionIterArgs()[0];
-      // Scales into registers before the wgmma fence (a row wave's just
-      // before its own fence: fewer registers live across the first wave).
-      KBlockStage st = waitKBlock(i, kb, rowWg, r0, r1, sfbRows, oneBlock,
-                                  threeBlocks);
-      Value s = st.s, sfa = st.sfa, aTile0 = st.aTile, bTile = st.bTile;
-      auto rowScale = [&](Value row, int64_t w) {
-        return k.loadF32(k.elementAt(sfa, k.add(row, k.c32(w * waveRows)), 4));
-      };
-      Value sa0 = st.sa0, sa1 = st.sa1;
-      Value sb0 = st.sb0, sb1 = st.sb1, sb2 = st.sb2;
-      if (l.pingpong)
-        NVVM::BarrierOp::create(b, loc, Type(), myTurn, k.c32(256), nullptr,
-                                Value());
-      SmallVector<Value> results = {Value()}; // the ring counter, below
-      // Row wave w (block M 256: two) computes the rows waveRows * w
-      // further down, after wave w-1 has been promoted: its fresh fragment
-      // takes the registers of the previous one.
-      for (int64_t w = 0; w < waves; ++w) {
-        const bool lastWave = w == waves - 1;
-        Value aTile = k.byteAt(aTile0, w * waveRows * 128);
-        if (w > 0) {
-          sa0 = rowScale(r0, w);
-          sa1 = rowScale(r1, w);
+      // The K loop of the tile for this consumer's first `active` row waves
+      // (the others' totals stay zero; with none it only waits for and
+      // releases each stage): the ring counter after it, then the totals.
+      auto kLoopFor = [&](int64_t active) -> SmallVector<Value> {
+        Value kFirst =
+            l.kSplit ? k.andi(k.add(it, wg), k.c32(1)) : k.c32(0);
+        SmallVector<Value> inits = {l.kSplit ? k.add(it, kFirst) : it};
+        inits.append(parts * active, zero);
+        const int64_t kStep = l.kSplit ? 2 : 1;
+        if (l.kUnroll == 2 && active == waves) {
+          // K blocks in pairs: both blocks' wgmmas are issued (two fresh
+          // fragments) before the first is promoted, so the tensor cores
+          // run the second chain while the first is waited for and
+          // promoted. An odd last block goes through the loop below.
+          Value pairsEnd = k.andi(tileKBlocks(group), k.c32(-2));
+          inits = kBlockPairs(pairsEnd, inits, wg, r0, r1, lane, fragment,
+                              sfbRows, oneBlock, threeBlocks, former);
+          kFirst = pairsEnd;
         }
-        NVVM::WgmmaFenceAlignedOp::create(b, loc);
-        SmallVector<Value> accs;
-        for (int64_t p = 0; p < parts; ++p) {
-          // Part p uses B rows p*partN.. (a multiple of 8 rows:
-          // 1024-aligned).
-          accs.push_back(WgmmaTileOp::create(
-              b, loc, fragment, aTile, k.byteAt(bTile, p * partN * 128),
-              b.getI32IntegerAttr(partN)));
-          NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-        }
-        if (l.pingpong && !l.handoff)
-          NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
-        if (w == 0)
+        auto kLoop = scf::ForOp::create(b, loc, kFirst, tileKBlocks(group),
+                                        k.c32(kStep), inits);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(kLoop.getBody());
+        Value kb = kLoop.getInductionVar();
+        Value i = kLoop.getRegionIterArgs()[0];
+        // Scales into registers before the wgmma fence (a row wave's just
+        // before its own fence: fewer registers live across the first
+        // wave).
+        KBlockStage st = waitKBlock(i, kb, rowWg, r0, r1, sfbRows, oneBlock,
+                                    threeBlocks);
+        Value s = st.s, sfa = st.sfa, aTile0 = st.aTile, bTile = st.bTile;
+        auto rowScale = [&](Value row, int64_t w) {
+          return k.loadF32(
+              k.elementAt(sfa, k.add(row, k.c32(w * waveRows)), 4));
+        };
+        Value sa0 = st.sa0, sa1 = st.sa1;
+        Value sb0 = st.sb0, sb1 = st.sb1, sb2 = st.sb2;
+        if (l.pingpong)
+          NVVM::BarrierOp::create(b, loc, Type(), myTurn, k.c32(256),
+                                  nullptr, Value());
+        SmallVector<Value> results = {Value()}; // the ring counter, below
+        if (active == 0) {
+          releaseStage(s, lane); // no rows: nothing read
           results[0] = k.add(i, k.c32(kStep));
-        for (int64_t p = 0; p < parts; ++p) {
-          Value total = kLoop.getRegionIterArgs()[1 + w * parts + p];
-          const bool lastPart = lastWave && p == parts - 1;
-          NVVM::WgmmaWaitGroupSyncOp::create(
-              b, loc, b.getI64IntegerAttr(parts - 1 - p));
-          // Hand-off: the other warpgroup issues once this one's wgmmas are
-          // done, so each runs alone on the tensor cores while the other
-          // promotes.
-          if (l.pingpong && l.handoff && p == parts - 1)
-            NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
-          if (l.perRowB) {
-            // The part's columns' B scales come out of the stage before the
-            // last part releases it.
-            SmallVector<Value> pairs =
-                loadColumnScales(s, lane, p * partN, partN);
-            if (lastPart && !l.lateRelease)
-              releaseStage(s, lane);
-            results.push_back(PromoteColsOp::create(
-                b, loc, fragment, total, accs[p], sa0, sa1, pairs));
-            if (lastPart && l.lateRelease)
-              releaseStage(s, lane);
-            continue;
-          }
-          if (lastPart) {
-            // Every part of every wave has read the stage: release it, one
-            // arrival per consumer warp.
-            releaseStage(s, lane);
-          }
-          results.push_back(PromoteOp::create(
-              b, loc, fragment, total, accs[p], sa0, sa1, sb0, sb1, sb2,
-              former, b.getI32IntegerAttr(p * partN / 8)));
         }
+        // Row wave w (block M 256: two) computes the rows waveRows * w
+        // further down, after wave w-1 has been promoted: its fresh
+        // fragment takes the registers of the previous one.
+        for (int64_t w = 0; w < active; ++w) {
+          const bool lastWave = w == active - 1;
+          Value aTile = k.byteAt(aTile0, w * waveRows * 128);
+          if (w > 0) {
+            sa0 = rowScale(r0, w);
+            sa1 = rowScale(r1, w);
+          }
+          NVVM::WgmmaFenceAlignedOp::create(b, loc);
+          SmallVector<Value> accs;
+          for (int64_t p = 0; p < parts; ++p) {
+            // Part p uses B rows p*partN.. (a multiple of 8 rows:
+            // 1024-aligned).
+            accs.push_back(WgmmaTileOp::create(
+                b, loc, fragment, aTile, k.byteAt(bTile, p * partN * 128),
+                b.getI32IntegerAttr(partN)));
+            NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+          }
+          if (l.pingpong && !l.handoff)
+            NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
+          if (w == 0)
+            results[0] = k.add(i, k.c32(kStep));
+          for (int64_t p = 0; p < parts; ++p) {
+            Value total = kLoop.getRegionIterArgs()[1 + w * parts + p];
+            const bool lastPart = lastWave && p == parts - 1;
+            NVVM::WgmmaWaitGroupSyncOp::create(
+                b, loc, b.getI64IntegerAttr(parts - 1 - p));
+            // Hand-off: the other warpgroup issues once this one's wgmmas
+            // are done, so each runs alone on the tensor cores while the
+            // other promotes.
+            if (l.pingpong && l.handoff && p == parts - 1)
+              NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
+            if (l.perRowB) {
+              // The part's columns' B scales come out of the stage before
+              // the last part releases it.
+              SmallVector<Value> pairs =
+                  loadColumnScales(s, lane, p * partN, partN);
+              if (lastPart && !l.lateRelease)
+                releaseStage(s, lane);
+              results.push_back(PromoteColsOp::create(
+                  b, loc, fragment, total, accs[p], sa0, sa1, pairs));
+              if (lastPart && l.lateRelease)
+                releaseStage(s, lane);
+              continue;
+            }
+            if (lastPart) {
+              // Every part of every wave has read the stage: release it,
+              // one arrival per consumer warp.
+              releaseStage(s, lane);
+            }
+            results.push_back(PromoteOp::create(
+                b, loc, fragment, total, accs[p], sa0, sa1, sb0, sb1, sb2,
+                former, b.getI32IntegerAttr(p * partN / 8)));
+          }
+        }
+        scf::YieldOp::create(b, loc, results);
+        b.setInsertionPointAfter(kLoop);
+        SmallVector<Value> out(kLoop.getResults());
+        out.append(parts * (waves - active), zero);
+        return out;
+      };
+      SmallVector<Value> loopOut;
+      if (!l.skipEmptyWaves) {
+        loopOut = kLoopFor(waves);
+      } else {
+        // Masked: wave w of this consumer holds rows iff the tile's rows
+        // below masked_m[g] pass 64 * warpgroup + waveRows * w. One K loop
+        // per count of such waves, chosen per tile (a branch per wave
+        // inside the K loop, merging the totals there, measured 2-8%
+        // slower: bench/results/2026-12-02-ae6b29f-ab-empty-row-waves.log).
+        Value tileRows = k.sub(maskedRows(group), m0);
+        SmallVector<Type> types(1 + parts * waves, fragment);
+        types[0] = k.i32;
+        std::function<SmallVector<Value>(int64_t)> choose =
+            [&](int64_t active) -> SmallVector<Value> {
+          if (active == 0)
+            return kLoopFor(0);
+          Value has = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::sgt, tileRows,
+              k.add(k.mul(wg, k.c32(64)), k.c32(waveRows * (active - 1))));
+          auto which = scf::IfOp::create(b, loc, types, has,
+                                         /*withElseRegion=*/true);
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(which.thenBlock());
+          scf::YieldOp::create(b, loc, kLoopFor(active));
+          b.setInsertionPointToStart(which.elseBlock());
+          scf::YieldOp::create(b, loc, choose(active - 1));
+          return SmallVector<Value>(which.getResults());
+        };
+        loopOut = choose(waves);
       }
-      scf::YieldOp::create(b, loc, results);
-      b.setInsertionPointAfter(kLoop);
-      SmallVector<Value> totals(kLoop.getResults().drop_front());
-      Value ringNext = kLoop.getResult(0);
+      SmallVector<Value> totals(ArrayRef<Value>(loopOut).drop_front());
+      Value ringNext = loopOut[0];
       std::optional<OpBuilder::InsertionGuard> storeGuard;
       if (l.kSplit) {
         // Warpgroup 1's sums join warpgroup 0's, which stores the tile.

@@ -127,6 +127,7 @@ static std::string kernelName(const KernelLayout &l) {
          hintSuffix("_ha", l.l2HintA) +
          hintSuffix("_hb", l.l2HintB) +
          (l.maskedStoreOverride ? (l.maskedStaged ? "_ps" : "_pd") : "") +
+         (l.costWalk ? "_wc" : "") + (l.skipEmptyWaves ? "_sk" : "") +
          (l.consumerRegs != ::dgemm::consumerRegisterBudget(l.consumers)
               ? "_r" + std::to_string(l.consumerRegs)
               : "");
@@ -188,7 +189,9 @@ struct LowerToKernelPass
                    {"auto", "none", "evict-first", "evict-last",
                     "evict-normal"}),
           notOneOf("masked-partial-store", maskedPartialStore,
-                   {"auto", "staged", "direct"})}) {
+                   {"auto", "staged", "direct"}),
+          notOneOf("masked-walk", maskedWalk, {"groups", "cost"}),
+          notOneOf("empty-row-waves", emptyRowWaves, {"compute", "skip"})}) {
       if (!why.empty()) {
         getOperation().emitError() << why;
         return signalPassFailure();
@@ -324,6 +327,13 @@ struct LowerToKernelPass
       layout.maskedStoreOverride =
           layout.masked() && layout.n % 8 == 0 &&
           layout.maskedStaged != autoStaged;
+      layout.costWalk = layout.masked() && maskedWalk == "cost";
+      // Skipping row waves: rows of their own per consumer (no K split),
+      // more than one 64-row wave per tile, no turns between the consumers
+      // (a consumer without waves would not take its turns).
+      layout.skipEmptyWaves = layout.masked() && emptyRowWaves == "skip" &&
+                              !layout.kSplit && !layout.pingpong &&
+                              layout.rowWaves * layout.consumers > 1;
       layout.l2HintB = l2HintB == "auto"
                            ? std::string(config.streamB ? "evict_first" : "")
                            : hint(l2HintB);
