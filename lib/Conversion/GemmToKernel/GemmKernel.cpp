@@ -692,6 +692,17 @@ private:
         mapA = tensorMap(kMapA);
         mapB = tensorMap(kMapB);
       }
+      // empty-row-waves=skip: A arrives in 64-row slices, those with rows
+      // below masked_m[g] only (at least one: the walk visits tiles with
+      // rows), and each stage expects their bytes.
+      Value aSlices, partialTx;
+      if (l.skipEmptyWaves) {
+        aSlices = k.minu(k.ceilDiv(k.sub(maskedRows(group), m0), 64),
+                         k.c32(l.blockM / 64));
+        partialTx = k.sub(k.c32(l.txBytes),
+                          k.mul(k.sub(k.c32(l.blockM / 64), aSlices),
+                                k.c32(64 * 128)));
+      }
       auto kLoop = scf::ForOp::create(b, loc, k.c32(0), tileKBlocks(group),
                                       k.c32(1), ValueRange{it});
       OpBuilder::InsertionGuard guard(b);
@@ -703,9 +714,9 @@ private:
       Value full = fullBarrier(s);
       // Wait until the consumers released the stage.
       waitParity(emptyBarrier(s), k.xori(phase, k.c32(1)));
-      NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), full,
-                                             k.c32(l.txBytes), nullptr,
-                                             nullptr, Value());
+      NVVM::MBarrierArriveExpectTxOp::create(
+          b, loc, Type(), full, aSlices ? partialTx : k.c32(l.txBytes),
+          nullptr, nullptr, Value());
       Value kAbs = k.add(kb, tileKStart());
       Value k0 = k.mul(kAbs, k.c32(128));
       Value aStage = stageBuffer(l.aOff, l.aStageBytes, s);
@@ -717,6 +728,21 @@ private:
                  LLVM::ConstantOp::create(b, loc, b.getI16Type(),
                                           (1 << l.mcast) - 1),
                  hintA);
+      } else if (aSlices) {
+        // Only A's 64-row slices with rows below masked_m[g] (the first
+        // always): the consumers skip the waves of the others.
+        for (int64_t j = 0; j < l.blockM / 64; ++j) {
+          std::optional<OpBuilder::InsertionGuard> sliceGuard;
+          if (j > 0) {
+            auto has = scf::IfOp::create(b, loc, k.ult(k.c32(j), aSlices),
+                                         false);
+            sliceGuard.emplace(b);
+            b.setInsertionPointToStart(has.thenBlock());
+          }
+          loadTile(k.byteAt(aStage, j * 64 * 128), mapA,
+                   at(k0, k.add(m0, k.c32(64 * j)), true), full, Value(),
+                   hintA);
+        }
       } else {
         loadTile(aStage, mapA, at(k0, m0, l.masked()), full, Value(), hintA);
       }

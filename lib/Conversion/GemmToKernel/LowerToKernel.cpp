@@ -328,11 +328,14 @@ struct LowerToKernelPass
           layout.masked() && layout.n % 8 == 0 &&
           layout.maskedStaged != autoStaged;
       layout.costWalk = layout.masked() && maskedWalk == "cost";
-      // Skipping row waves: rows of their own per consumer (no K split),
-      // more than one 64-row wave per tile, no turns between the consumers
-      // (a consumer without waves would not take its turns).
+      // Skipping row waves (neither loaded nor computed): rows of their own
+      // per consumer (no K split), more than one 64-row wave per tile, no
+      // turns between the consumers (a consumer without waves would not
+      // take its turns), no multicast (each CTA of a pair loads half of
+      // A's rows for both).
       layout.skipEmptyWaves = layout.masked() && emptyRowWaves == "skip" &&
                               !layout.kSplit && !layout.pingpong &&
+                              layout.mcast == 1 &&
                               layout.rowWaves * layout.consumers > 1;
       layout.l2HintB = l2HintB == "auto"
                            ? std::string(config.streamB ? "evict_first" : "")
