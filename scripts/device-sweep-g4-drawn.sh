@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# G4 m256 N7168 K2048 masked, drawn and equal sizes: block M 128 configs and
+# the 132-CTA grid, each with and without masked-walk=cost empty-row-waves=skip
+# (bench/ab_masked_gap.py --edit) -> $OUT/sweep-g4.log
+#   run(command="bash scripts/device-sweep-g4-drawn.sh", carry=[".bundle"])
+set -uo pipefail
+mkdir -p /tmp/dgemm && tar -C /tmp/dgemm -xJf .bundle/dgemm.tar.xz
+export DGEMM_LIB=/tmp/dgemm/dgemm/lib/libdgemm.so DGEMM_OPT=/tmp/dgemm/dgemm/bin/dgemm-opt PYTHONPATH=$PWD/python DGEMM_CACHE_DIR=/tmp/dc
+both="masked-walk=cost empty-row-waves=skip"
+E="num_sms=132;num_sms=132@$both"
+for bm in "block_m=128,stages=5,num_sms=132" "block_m=128,block_n=192,stages=4,num_sms=132" "block_m=128,block_n=160,stages=4,num_sms=132"; do E="$E;$bm;$bm@$both"; done
+for d in --drawn ""; do
+timeout 140 python3 bench/ab_masked_gap.py $d --only G4-m256-n7168-k2048 --edit "$E" 2>&1 | tee -a $OUT/sweep-g4.log
+done
