@@ -33,6 +33,7 @@ cuobjdump -sass).
 """
 import argparse
 import copy
+import os
 import re
 import subprocess
 import sys
@@ -139,6 +140,7 @@ def main(argv=None):
     ap.add_argument("--profile", action="store_true",
                     help="launch and check each variant once, no timing (under ncu)")
     args = ap.parse_args(argv)
+    trace = bool(os.environ.get("AB_TRACE"))  # print each variant before timing it
     import torch
     dgemm = run_bench.import_dgemm()
     timer = run_bench.Timer(torch, iters=15, warmup=3)
@@ -198,6 +200,8 @@ def main(argv=None):
         for _ in range(args.rounds):
             for name, r in runs.items():
                 r.check()
+                if trace:
+                    print("timing %s" % name, flush=True)
                 times[name].append(timer.time(r.call)["us"])
         print("%s config %s sizes %s" % (label, run_bench.short_config(config), sizes), flush=True)
         for name, ts in times.items():

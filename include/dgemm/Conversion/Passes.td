@@ -126,12 +126,13 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "in the next (the kernel name ends in _wc)">,
     Option<"emptyRowWaves", "empty-row-waves", "std::string",
            /*default=*/"\"compute\"",
-           "Masked layout, two consumer warpgroups: 'skip' runs, per tile, "
-           "the K loop only for a consumer's 64-row waves that hold rows "
-           "below masked_m (one loop per count of such waves; with none the "
-           "consumer only waits for and releases each stage), so a tile "
-           "crossing masked_m costs about its valid rows (the kernel name "
-           "ends in _sk); 'compute' (the default): every wave of every tile">,
+           "Masked layout, two consumer warpgroups, no multicast: 'skip' "
+           "loads A in 64-row slices, only those with rows below masked_m, "
+           "and runs, per tile, the K loop only for a consumer's 64-row "
+           "waves that hold such rows (one loop per count of them; with none "
+           "the consumer only waits for and releases each stage), one K "
+           "block per iteration (the kernel name ends in _sk); 'compute' "
+           "(the default): every slice and wave of every tile">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
