@@ -16,16 +16,8 @@
 #    alternately (3 rounds), on the reference shapes auto splits and two of
 #    M = 1-2 at long K -> $OUT/ab-k-split.log
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/device-env.sh" /tmp/dgemm-k-split-cache
 cd "$root" || exit 2
-OUT=${OUT:-/tmp/dgemm-device-out}
-mkdir -p "$OUT"
-if [ ! -f /tmp/dgemm/dgemm/lib/libdgemm.so ]; then
-  mkdir -p /tmp/dgemm && tar -C /tmp/dgemm -xJf "$root/.bundle/dgemm.tar.xz"
-fi
-export DGEMM_LIB=/tmp/dgemm/dgemm/lib/libdgemm.so DGEMM_OPT=/tmp/dgemm/dgemm/bin/dgemm-opt
-export PYTHONPATH="$root/python" DGEMM_CACHE_DIR=${DGEMM_CACHE_DIR:-/tmp/dgemm-k-split-cache}
-export PATH="$PATH:/usr/local/cuda/bin:/usr/local/cuda-13.0/bin"
 edges="${EDGES:-64,2112,7296 100,1000,128 64,32768,640 64,32768,512}"
 small="64,2112,7168 128,2112,7168 64,7168,16384 64,4096,7168 1,608,12544 2,1104,14848"
 rc=0

@@ -16,16 +16,9 @@
 # EDIT: extra variants' config edits (--edit); NCU_CLOCK: Nsight Compute's
 # --clock-control (base: its locked clock; none: the GPU's own clocks).
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/device-env.sh" /tmp/dgemm-gap-cache
 cd "$root" || exit 2
-OUT=${OUT:-/tmp/dgemm-device-out}
 mkdir -p "$OUT/ir" "$OUT/sass" "$OUT/ptx"
-if [ ! -f /tmp/dgemm/dgemm/lib/libdgemm.so ]; then
-  mkdir -p /tmp/dgemm && tar -C /tmp/dgemm -xJf "$root/.bundle/dgemm.tar.xz"
-fi
-export DGEMM_LIB=/tmp/dgemm/dgemm/lib/libdgemm.so DGEMM_OPT=/tmp/dgemm/dgemm/bin/dgemm-opt
-export PYTHONPATH="$root/python" DGEMM_CACHE_DIR=${DGEMM_CACHE_DIR:-/tmp/dgemm-gap-cache}
-export PATH="$PATH:/usr/local/cuda/bin:/usr/local/cuda-13.0/bin"
 rc=0
 timeout 300 python3 bench/ab_masked_gap.py --all --ir-dir "$OUT/ir" --lower "${LOWER:-}" --edit "${EDIT:-}" 2>&1 |
   tee "$OUT/ab-masked-gap.log" || rc=1

@@ -13,16 +13,8 @@
 #    cost walk and skipping on -> $OUT/{racecheck,memcheck}-masked-walk.log
 # 4. 1. with equal sizes -> $OUT/ab-masked-walk-equal.log
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/device-env.sh" /tmp/dgemm-masked-walk-cache
 cd "$root" || exit 2
-OUT=${OUT:-/tmp/dgemm-device-out}
-mkdir -p "$OUT"
-if [ ! -f /tmp/dgemm/dgemm/lib/libdgemm.so ]; then
-  mkdir -p /tmp/dgemm && tar -C /tmp/dgemm -xJf "$root/.bundle/dgemm.tar.xz"
-fi
-export DGEMM_LIB=/tmp/dgemm/dgemm/lib/libdgemm.so DGEMM_OPT=/tmp/dgemm/dgemm/bin/dgemm-opt
-export PYTHONPATH="$root/python" DGEMM_CACHE_DIR=${DGEMM_CACHE_DIR:-/tmp/dgemm-masked-walk-cache}
-export PATH="$PATH:/usr/local/cuda/bin:/usr/local/cuda-13.0/bin"
 both="masked-walk=cost empty-row-waves=skip"
 variants="${VARIANTS:-empty-row-waves=skip;$both}"
 rc=0

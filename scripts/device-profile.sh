@@ -8,15 +8,8 @@
 # (Nsight Compute's source page), and CLOCKS=1 $OUT/clocks-<shape>.txt:
 # nvidia-smi dmon (SM clock, power) while the GEMM runs for a few seconds.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-OUT=${OUT:-/tmp/dgemm-device-out}
+source "$(dirname "$0")/device-env.sh" /tmp/dgemm-profile-cache
 SHAPE=${SHAPE:-4096,7168,16384}
-mkdir -p "$OUT"
-if [ ! -f /tmp/dgemm/dgemm/lib/libdgemm.so ]; then
-  mkdir -p /tmp/dgemm && tar -C /tmp/dgemm -xJf "$root/.bundle/dgemm.tar.xz"
-fi
-export DGEMM_LIB=/tmp/dgemm/dgemm/lib/libdgemm.so PYTHONPATH="$root/python"
-export DGEMM_CACHE_DIR=${DGEMM_CACHE_DIR:-/tmp/dgemm-profile-cache}
 log="$OUT/ncu-${SHAPE//,/x}.txt"
 timeout 300 ncu --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
   --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis --section LaunchStats \
