@@ -540,16 +540,28 @@ private:
     Value t = after->getArgument(0), grp = after->getArgument(1),
           base = after->getArgument(2);
     Value mBlocks = k.ceilDiv(maskedRows(grp), l.blockM);
-    auto sched = ScheduleTileOp::create(
-        b, loc, i32, i32, k.sub(t, base), mBlocks,
-        b.getI32IntegerAttr(l.nBlocks / l.mcast),
-        b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup / l.mcast, 1)));
-    Value nBlock = sched.getNBlock();
-    if (l.mcast > 1) // the pair's tile of this CTA
-      nBlock = k.add(k.mul(nBlock, k.c32(l.mcast)), rank);
-    Value next = body(sched.getMBlock(), nBlock, grp, after->getArgument(3));
+    Value next = maskedTile(body, k.sub(t, base), Value(), mBlocks, grp,
+                            after->getArgument(3));
     scf::YieldOp::create(b, loc,
                          ValueRange{k.add(t, tileStep), grp, base, next});
+  }
+
+  /// Masked walks: unit u of group g's `mBlocks` M blocks from `firstBlock`
+  /// (null: 0) x N blocks in the grouped tile order (a unit is a tile, or
+  /// with a cluster a pair of tiles along N, this CTA's); runs the body and
+  /// returns the ring counter after it.
+  Value maskedTile(TileBody body, Value u, Value firstBlock, Value mBlocks,
+                   Value g, Value it) {
+    auto sched = ScheduleTileOp::create(
+        b, loc, k.i32, k.i32, u, mBlocks,
+        b.getI32IntegerAttr(l.nBlocks / l.mcast),
+        b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup / l.mcast, 1)));
+    Value mBlock = sched.getMBlock(), nBlock = sched.getNBlock();
+    if (firstBlock)
+      mBlock = k.add(firstBlock, mBlock);
+    if (l.mcast > 1) // the pair's tile of this CTA
+      nBlock = k.add(k.mul(nBlock, k.c32(l.mcast)), rank);
+    return body(mBlock, nBlock, g, it);
   }
 
   /// Cost walk: the M blocks of group g in class c (their count of 64-row
@@ -646,15 +658,8 @@ private:
           grp = after->getArgument(2), base = after->getArgument(3);
     Value t = reversingTile(i);
     auto [firstBlock, mBlocks] = classBlocks(grp, cls);
-    auto sched = ScheduleTileOp::create(
-        b, loc, i32, i32, k.sub(t, base), mBlocks,
-        b.getI32IntegerAttr(l.nBlocks / l.mcast),
-        b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup / l.mcast, 1)));
-    Value nBlock = sched.getNBlock();
-    if (l.mcast > 1) // the pair's tile of this CTA
-      nBlock = k.add(k.mul(nBlock, k.c32(l.mcast)), rank);
-    Value next = body(k.add(firstBlock, sched.getMBlock()), nBlock, grp,
-                      after->getArgument(4));
+    Value next = maskedTile(body, k.sub(t, base), firstBlock, mBlocks, grp,
+                            after->getArgument(4));
     scf::YieldOp::create(
         b, loc, ValueRange{k.add(i, k.c32(1)), cls, grp, base, next});
   }
