@@ -58,7 +58,11 @@
 //     with rows; with masked-partial-store=direct, or at block M 256 with
 //     row-major staging, straight from registers: dgemm.epilogue_store_rows); the
 //     consumers meet at a named barrier before the next tile's B scales
-//     overwrite shared memory.
+//     overwrite shared memory. Options (off by default): masked-walk=cost
+//     walks the M blocks by their count of 64-row waves with valid rows,
+//     fullest first, every other round in reverse; empty-row-waves=skip
+//     loads A in 64-row slices and runs a consumer's K loop only for its
+//     waves with valid rows.
 //
 // Weight-gradient form (1x128 B scales, f32 D, optionally D += A * B^T):
 // each stage also receives the tile's BN B scales of its K block by TMA (a
@@ -596,8 +600,9 @@ private:
   /// group) over its M blocks x N blocks in the grouped tile order. A CTA's
   /// i-th tile is t = i * P + c, or i * P + P - 1 - c for odd i (P the
   /// grid), so that the CTAs that took the dearest tiles of one round take
-  /// the cheapest of the next. A cursor (class, group, first tile of the
-  /// pair) only moves forward; the loop ends when it runs out of classes.
+  /// the cheapest of the next. A cursor (class, group, the first unit of
+  /// that class and group) only moves forward; the loop ends when it runs
+  /// out of classes.
   void maskedCostTileLoop(TileBody body) {
     Type i32 = k.i32;
     SmallVector<Type> types(5, i32); // i, class, group, base, ring
