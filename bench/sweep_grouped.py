@@ -14,10 +14,16 @@ with the runtime's capabilities) is timed through the public call.
   DGEMM_OPT=.../dgemm-opt PYTHONPATH=python python3 bench/sweep_grouped.py --out sweep.jsonl
   ... --layout masked --blocks 256x128,256x112 --multicast   # those tiles, with and
                                                               # without multicast A
+  ... --layout masked --sizes drawn        # the benchmark's drawn group sizes
+  ... --lower 'masked-walk=cost empty-row-waves=skip'   # candidates lowered with these
 
-One JSON line per shape: {layout, groups, m, n, k, selected, selected_us,
-best, best_us, candidates: [{config, us} ...]}; scripts/check_sweep.py
-reads it beside the normal sweep.
+One JSON line per shape: {layout, groups, m, n, k, sizes, selected,
+selected_us, best, best_us, candidates: [{config, us} ...]} (with --sizes
+drawn also kind: "drawn"; --lower adds lower); scripts/check_sweep.py reads
+the equal-size sweep beside the normal one. The selected config is still
+chosen for equal groups (expected_m = m): a drawn-size sweep shows what that
+choice costs when the sizes vary, the data a selection that weighs drawn
+sizes needs (docs/config-selection.md).
 """
 import argparse
 import json
@@ -84,13 +90,15 @@ def with_multicast(cands, n):
     return out
 
 
-def lower(shape, bm, bn, group, ctas, multicast=False):
-    """(config, kernel IR) for the most stages the verifier accepts."""
+def lower(shape, bm, bn, group, ctas, multicast=False, options=""):
+    """(config, kernel IR) for the most stages the verifier accepts, lowered
+    with dgemm-lower-to-kernel `options`."""
     for stages in range(8, 2, -1):
         cfg = sweep.config_text(bm, bn, stages, group, ctas)
         if multicast:
             cfg = cfg.replace("cluster = 1, multicast = none", "cluster = 2, multicast = a")
-        r = subprocess.run([sweep.DGEMM_OPT, "--dgemm-lower-to-kernel"],
+        r = subprocess.run([sweep.DGEMM_OPT, "--dgemm-lower-to-kernel" +
+                            ("=" + options if options else "")],
                            input=grouped_ir(shape, cfg), capture_output=True, text=True)
         if r.returncode == 0:
             return cfg, r.stdout
@@ -117,10 +125,17 @@ def main(argv=None):
                     help="only these block shapes, e.g. 256x128,128x192")
     ap.add_argument("--multicast", action="store_true",
                     help="also each candidate with multicast A (2-CTA clusters)")
+    ap.add_argument("--sizes", choices=("equal", "drawn"), default="equal",
+                    help="group sizes: every group m rows, or the benchmark's drawn sizes "
+                         "(m x U(0.7, 1.3), run_grouped.reference_cases(1))")
+    ap.add_argument("--lower", default="",
+                    help="dgemm-lower-to-kernel options for every candidate")
     args = ap.parse_args(argv)
     import torch
     dgemm = run_bench.import_dgemm()
     timer = run_bench.Timer(torch, iters=args.iters, warmup=2)
+    drawn = {(s["layout"], s["groups"], s["m"], s["n"], s["k"]): sizes
+             for s, sizes in run_grouped.reference_cases(1) if s["kind"] == "drawn"}
     t0 = time.time()
     with open(args.out, "w") as out:
         for i, shape in enumerate(run_grouped.read_grouped_shapes()):
@@ -131,10 +146,16 @@ def main(argv=None):
                 print("sweep_grouped: time budget spent, %s G=%d m=%d n=%d k=%d not swept"
                       % (shape["layout"], g, m, n, k), flush=True)
                 continue
-            case = run_grouped.Case(torch, dgemm, shape, [m] * g, seed=17 + i)
+            sizes = drawn[(shape["layout"], g, m, n, k)] if args.sizes == "drawn" else [m] * g
+            case = run_grouped.Case(torch, dgemm, shape, sizes, seed=17 + i)
             lhs, rhs = (case.a, case.sa_tma), (case.b, case.sb)
             groups = case.m_indices if shape["layout"] == "contiguous" else case.masked_m
-            rec = dict(layout=shape["layout"], groups=g, m=m, n=n, k=k, candidates=[])
+            rec = dict(layout=shape["layout"], groups=g, m=m, n=n, k=k, sizes=sizes,
+                       candidates=[])
+            if args.sizes == "drawn":
+                rec["kind"] = "drawn"
+            if args.lower:
+                rec["lower"] = args.lower
             cands = candidates(shape)
             if args.blocks:
                 keep = {tuple(int(x) for x in b.split("x")) for b in args.blocks.split(",")}
@@ -142,7 +163,8 @@ def main(argv=None):
             cands = with_multicast(cands, n) if args.multicast else \
                 [c + (False,) for c in cands]
             with ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as pool:
-                lowered = list(pool.map(lambda c: lower(shape, *c), cands))
+                lowered = list(pool.map(lambda c: lower(shape, *c, options=args.lower),
+                                        cands))
             for cfg, kernel_ir in lowered:
                 if kernel_ir is None:
                     continue
@@ -167,7 +189,7 @@ def main(argv=None):
                        best_us=best and best["us"])
             out.write(json.dumps(rec) + "\n")
             out.flush()
-            flops = 2.0 * g * m * n * k
+            flops = 2.0 * sum(sizes) * n * k
             print("%-10s G=%d m=%-5d n=%-5d k=%-5d selected %s %.0f TF | best %s %.0f TF "
                   "(%d configs)" % (shape["layout"], g, m, n, k, run_bench.short_config(sel),
                                     flops / t["us"] / 1e6,

@@ -2,6 +2,7 @@
 """bench/run_grouped.py's case lists and scripts/grouped_results.py's
 Markdown from fake records: TFLOPS ratios and the DeepGEMM comparison are
 computed from the records, failures and the graph replay are shown."""
+import os
 import unittest
 
 import _support  # noqa: F401 - puts scripts/ and bench/ on sys.path
@@ -135,6 +136,35 @@ class GroupedSweep(unittest.TestCase):
         contiguous = dict(layout="contiguous", groups=4, m=8192, n=4096, k=7168)
         self.assertIn("{config = %s}" % cfg, sg.grouped_ir(contiguous, cfg))
         self.assertEqual(sg.candidates(contiguous)[0][3], 132)
+
+    def test_check_sweep_leaves_out_drawn_and_lowering_records(self):
+        # A drawn-size sweep, or one with lowering options, is not what the
+        # selection is checked against: check_sweep reads past it.
+        import contextlib
+        import io
+        import json
+        import tempfile
+        import check_sweep
+        rec = dict(layout="masked", groups=4, m=256, n=7168, k=2048, sizes=[224, 183, 308, 265],
+                   kind="drawn", candidates=[dict(config="#dgemm.config<x>", us=50.0)])
+        other = dict(rec, kind=None, lower="masked-walk=cost")
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+            f.write(json.dumps(rec) + "\n" + json.dumps(other) + "\n")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            rc = check_sweep.main([f.name, "--min-within", "0"])
+        self.assertEqual(rc, 0)
+        self.assertIn("2 drawn-size or lowering-option records left out", out.getvalue())
+        self.assertIn("0 of 0 shapes", out.getvalue())
+        with contextlib.redirect_stdout(io.StringIO()):
+            # Without the markers the same records are checked (and fail:
+            # the selected config was never swept).
+            plain = dict(rec, kind=None)
+            with open(f.name, "w") as g:
+                g.write(json.dumps(plain) + "\n")
+            with self.assertRaises(OSError):
+                check_sweep.main([f.name, "--dgemm-opt", "/nonexistent/dgemm-opt"])
+        os.unlink(f.name)
 
 
 if __name__ == "__main__":
