@@ -77,13 +77,8 @@ def edited_config_variants(ir, edits, extra=""):
         input=t, capture_output=True, text=True, check=True).stdout
     out = {"default": low(sel)}
     for one in edits.split(";"):
-        edited, options = sel, extra
-        for field, value in (e.split("=") for e in one.split(",")):
-            if field.startswith("lower."):  # a dgemm-lower-to-kernel option
-                options += " %s=%s" % (field[len("lower."):], value)
-                continue
-            edited = re.sub(r"\b%s = \w+" % field, "%s = %s" % (field, value), edited)
-        out[one + extra] = low(edited, options)
+        edited, options = sweep.edit_config(sel, one)
+        out[one + extra] = low(edited, extra + (" " + options if options else ""))
     return out
 
 

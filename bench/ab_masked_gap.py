@@ -131,8 +131,9 @@ def main(argv=None):
                          "options, sets separated by ';' (e.g. 'epilogue-swizzle=on;consumer-registers=224')")
     ap.add_argument("--edit", default="",
                     help="also each variant with its #dgemm.config edited, sets separated "
-                         "by ';' (e.g. 'stages=2;block_n=112,num_sms=128'), each optionally "
-                         "lowered with options after '@' ('num_sms=132@masked-walk=cost')")
+                         "by ';' (e.g. 'stages=2;block_n=112,num_sms=128'); a field "
+                         "lower.<option>=<value> lowers with that dgemm-lower-to-kernel "
+                         "option ('num_sms=132,lower.masked-walk=cost')")
     ap.add_argument("--only", default="",
                     help="only the shapes whose label (G4-m256-n7168-k2048) contains this")
     ap.add_argument("--drawn", action="store_true",
@@ -172,10 +173,7 @@ def main(argv=None):
         irs = {name: ir for name, ir in irs.items()
                if "+" not in name or ir != irs[name.split("+")[0]]}
         for edit in ([] if args.profile else [e for e in args.edit.split(";") if e]):
-            fields, _, options = edit.partition("@")
-            edited = config
-            for field, value in (f.split("=") for f in fields.split(",")):
-                edited = re.sub(r"\b%s = \w+" % field, "%s = %s" % (field, value), edited)
+            edited, options = sweep.edit_config(config, edit)
             for name, text in sources.items():
                 irs[name + "+" + edit] = lower(text.replace(config, edited), options)
         if args.ir_dir:

@@ -10,12 +10,12 @@ alternates every variant in rounds, this tells which one hangs, and gives
 each one's time alone.
 
   DGEMM_OPT=.../dgemm-opt PYTHONPATH=python python3 bench/probe_masked_edits.py \\
-      'num_sms=132;block_m=128,stages=5@masked-walk=cost empty-row-waves=skip'
+      'num_sms=132;block_m=128,stages=5,lower.masked-walk=cost,lower.empty-row-waves=skip'
 
-Edits are separated by ';', fields by ','; lowering options follow '@'.
+Edits are separated by ';', fields by ','; a field lower.<option>=<value> is a
+dgemm-lower-to-kernel option (sweep.edit_config).
 """
 import os
-import re
 import sys
 import threading
 import time
@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import ab_masked_gap  # noqa: E402
 import run_bench  # noqa: E402
 import run_grouped  # noqa: E402
+import sweep  # noqa: E402
 import sweep_grouped  # noqa: E402
 
 
@@ -47,10 +48,7 @@ def main(argv):
     text = sweep_grouped.grouped_ir(shape, config)
     base = None
     for edit in [e for e in argv[0].split(";") if e]:
-        fields, _, options = edit.partition("@")
-        edited = config
-        for field, value in (f.split("=") for f in fields.split(",")):
-            edited = re.sub(r"\b%s = \w+" % field, "%s = %s" % (field, value), edited)
+        edited, options = sweep.edit_config(config, edit)
         ir = ab_masked_gap.lower(text.replace(config, edited), options)
         if base is None:
             base = ab_masked_gap.Grouped(torch, dgemm, shape, ir, seed=31, sizes=sizes)

@@ -21,6 +21,7 @@ best_us, candidates: [{config, us} ...]}.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -52,6 +53,19 @@ def config_text(bm, bn, stages, group, sms):
     return ("#dgemm.config<block_m = %d, block_n = %d, stages = %d, cluster = 1, multicast = none, "
             "math_warpgroups = %d, swizzle_group = %d, num_sms = %d>" % (bm, bn, stages, 1 if bm == 64 else 2,
                                                                         group, sms))
+
+
+def edit_config(config, edit):
+    """A ','-separated edit of a #dgemm.config: `field=value` sets a config
+    field, `lower.option=value` adds a dgemm-lower-to-kernel option.
+    Returns (edited config, lowering options, space-separated)."""
+    options = []
+    for field, value in (e.split("=", 1) for e in edit.split(",") if e):
+        if field.startswith("lower."):
+            options.append("%s=%s" % (field[len("lower."):], value))
+        else:
+            config = re.sub(r"\b%s = \w+" % field, "%s = %s" % (field, value), config)
+    return config, " ".join(options)
 
 
 def candidates(m, n, sms=132):

@@ -16,10 +16,11 @@ set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-masked-walk-cache
 cd "$root" || exit 2
 both="masked-walk=cost empty-row-waves=skip"
+both_edit="lower.masked-walk=cost,lower.empty-row-waves=skip"
 variants="${VARIANTS:-empty-row-waves=skip;$both}"
 rc=0
 timeout 150 python3 bench/ab_masked_gap.py --all --drawn --lower "$variants" \
-  --edit "num_sms=132@$both" 2>&1 | tee "$OUT/ab-masked-walk-drawn.log" || rc=1
+  --edit "num_sms=132,$both_edit" 2>&1 | tee "$OUT/ab-masked-walk-drawn.log" || rc=1
 timeout 150 python3 bench/check_masked_walk.py > "$OUT/check-masked-walk.log" 2>&1 || rc=1
 tail -n 1 "$OUT/check-masked-walk.log"
 for tool in ${TOOLS:-racecheck memcheck}; do
@@ -29,5 +30,5 @@ for tool in ${TOOLS:-racecheck memcheck}; do
   tail -n 1 "$OUT/$tool-masked-walk.log"
 done
 timeout 120 python3 bench/ab_masked_gap.py --all --lower "$both" \
-  --edit "num_sms=132@$both" 2>&1 | tee "$OUT/ab-masked-walk-equal.log" || rc=1
+  --edit "num_sms=132,$both_edit" 2>&1 | tee "$OUT/ab-masked-walk-equal.log" || rc=1
 exit $rc

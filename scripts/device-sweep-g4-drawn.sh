@@ -9,9 +9,9 @@
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-sweep-g4-cache
 cd "$root" || exit 2
-both="masked-walk=cost empty-row-waves=skip"
-E="num_sms=132;num_sms=132@$both"
-for bm in "block_m=128,stages=5,num_sms=132" "block_m=128,block_n=192,stages=4,num_sms=132" "block_m=128,block_n=160,stages=4,num_sms=132"; do E="$E;$bm;$bm@$both"; done
+both="lower.masked-walk=cost,lower.empty-row-waves=skip"
+E="num_sms=132;num_sms=132,$both"
+for bm in "block_m=128,stages=5,num_sms=132" "block_m=128,block_n=192,stages=4,num_sms=132" "block_m=128,block_n=160,stages=4,num_sms=132"; do E="$E;$bm;$bm,$both"; done
 for d in --drawn ""; do
 timeout 200 python3 bench/ab_masked_gap.py $d --only G4-m256-n7168-k2048 --edit "$E" 2>&1 | tee -a "$OUT/sweep-g4.log"
 done

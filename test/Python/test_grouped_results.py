@@ -137,6 +137,18 @@ class GroupedSweep(unittest.TestCase):
         self.assertIn("{config = %s}" % cfg, sg.grouped_ir(contiguous, cfg))
         self.assertEqual(sg.candidates(contiguous)[0][3], 132)
 
+    def test_config_edits(self):
+        # The A/B tools' edit syntax (sweep.edit_config): config fields, and
+        # lower.<option> fields as dgemm-lower-to-kernel options.
+        import sweep
+        cfg = sweep.config_text(256, 128, 3, 16, 112)
+        edited, options = sweep.edit_config(
+            cfg, "block_m=128,stages=5,lower.masked-walk=cost,lower.empty-row-waves=skip")
+        self.assertEqual(edited, sweep.config_text(128, 128, 5, 16, 112))
+        self.assertEqual(options, "masked-walk=cost empty-row-waves=skip")
+        self.assertEqual(sweep.edit_config(cfg, "num_sms=132"),
+                         (sweep.config_text(256, 128, 3, 16, 132), ""))
+
     def test_check_sweep_leaves_out_drawn_and_lowering_records(self):
         # A drawn-size sweep, or one with lowering options, is not what the
         # selection is checked against: check_sweep reads past it.

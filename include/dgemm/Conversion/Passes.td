@@ -95,7 +95,8 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "wgmmas issued before the first is promoted, so the tensor cores "
            "run one while the other is promoted; needs one row wave, one "
            "wgmma part, 128x128 B scales, no consumer ordering, no tail "
-           "split and registers for two fresh fragments: kernels that do "
+           "split, no row-wave skipping and registers for two fresh "
+           "fragments: kernels that do "
            "not qualify keep 1). 2 measured 0-6% faster on the 11 "
            "qualifying normal shapes of M <= 128 and slower on none "
            "(bench/results/2026-12-01-*-ab-kunroll.log)">,
