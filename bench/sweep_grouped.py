@@ -16,10 +16,13 @@ with the runtime's capabilities) is timed through the public call.
                                                               # without multicast A
   ... --layout masked --sizes drawn        # the benchmark's drawn group sizes
   ... --lower 'masked-walk=cost empty-row-waves=skip'   # candidates lowered with these
+  ... --only G4-m256-n7168-k2048           # the shapes whose label contains this
+  ... --num-sms 132                        # every candidate on 132 CTAs
 
 One JSON line per shape: {layout, groups, m, n, k, sizes, selected,
 selected_us, best, best_us, candidates: [{config, us} ...]} (with --sizes
-drawn also kind: "drawn"; --lower adds lower); scripts/check_sweep.py reads
+drawn also kind: "drawn"; --lower adds lower, --num-sms num_sms);
+scripts/check_sweep.py reads
 the equal-size sweep beside the normal one. The selected config is still
 chosen for equal groups (expected_m = m): a drawn-size sweep shows what that
 choice costs when the sizes vary, the data a selection that weighs drawn
@@ -130,6 +133,11 @@ def main(argv=None):
                          "(m x U(0.7, 1.3), run_grouped.reference_cases(1))")
     ap.add_argument("--lower", default="",
                     help="dgemm-lower-to-kernel options for every candidate")
+    ap.add_argument("--num-sms", type=int, default=0,
+                    help="every candidate on this many CTAs (default: the fewest "
+                         "that keep the equal-size waves)")
+    ap.add_argument("--only", default="",
+                    help="only the shapes whose label (G4-m256-n7168-k2048) contains this")
     args = ap.parse_args(argv)
     import torch
     dgemm = run_bench.import_dgemm()
@@ -141,6 +149,8 @@ def main(argv=None):
         for i, shape in enumerate(run_grouped.read_grouped_shapes()):
             g, m, n, k = shape["groups"], shape["m"], shape["n"], shape["k"]
             if args.layout and shape["layout"] != args.layout:
+                continue
+            if args.only not in "G%d-m%d-n%d-k%d" % (g, m, n, k):
                 continue
             if args.time_budget and time.time() - t0 > args.time_budget:
                 print("sweep_grouped: time budget spent, %s G=%d m=%d n=%d k=%d not swept"
@@ -156,10 +166,14 @@ def main(argv=None):
                 rec["kind"] = "drawn"
             if args.lower:
                 rec["lower"] = args.lower
+            if args.num_sms:
+                rec["num_sms"] = args.num_sms
             cands = candidates(shape)
             if args.blocks:
                 keep = {tuple(int(x) for x in b.split("x")) for b in args.blocks.split(",")}
                 cands = [c for c in cands if (c[0], c[1]) in keep]
+            if args.num_sms:
+                cands = [(bm, bn, grp, args.num_sms) for bm, bn, grp, _ in cands]
             cands = with_multicast(cands, n) if args.multicast else \
                 [c + (False,) for c in cands]
             with ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as pool:

@@ -7,8 +7,8 @@ file's record counts). Prints a table and how many shapes are
 within --tolerance (5%) of the best; exits 1 if fewer than --min-within, or
 if a selected config was never swept (the sweep data is stale: rerun it).
 A selected config's stream_b (an L2 policy, not swept) is left out of the
-comparison, and so are drawn-size and lowering-option sweeps
-(bench/sweep_grouped.py --sizes drawn, --lower).
+comparison, and so are drawn-size, lowering-option and fixed-grid sweeps
+(bench/sweep_grouped.py --sizes drawn, --lower, --num-sms).
 
   PYTHONPATH=python DGEMM_LIB=build/lib/libdgemm.so scripts/check_sweep.py bench/sweep/*.jsonl
 """
@@ -55,20 +55,21 @@ def main(argv=None):
     print("%-18s %-34s %8s %-34s %8s %6s" % ("shape", "selected now", "TFLOPS", "best swept", "TFLOPS", "ratio"))
     # A shape swept again in a later file (a newer kernel, more candidates)
     # replaces its earlier record.
-    # Drawn-size sweeps and sweeps with lowering options
-    # (bench/sweep_grouped.py --sizes drawn, --lower) measure something else
-    # than what the selection is checked on: left out.
+    # Drawn-size sweeps, sweeps with lowering options and sweeps on a fixed
+    # CTA count (bench/sweep_grouped.py --sizes drawn, --lower, --num-sms)
+    # measure something else than what the selection is checked on: left out.
     records, other = {}, 0
     for path in args.files:
         with open(path) as lines:
             for line in lines:
                 rec = json.loads(line)
-                if rec.get("kind") == "drawn" or rec.get("lower"):
+                if rec.get("kind") == "drawn" or rec.get("lower") or rec.get("num_sms"):
                     other += 1
                     continue
                 records[label(rec)] = rec
     if other:
-        print("check_sweep: %d drawn-size or lowering-option records left out" % other)
+        print("check_sweep: %d drawn-size, lowering-option or fixed-grid records left out"
+              % other)
     for rec in records.values():
         m, n, k = rec["m"], rec["n"], rec["k"]
         grouped = rec.get("layout") in ("contiguous", "masked")

@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
-# G4 m256 N7168 K2048 masked, drawn and equal sizes: block M 128 configs and
-# the 132-CTA grid, each with and without masked-walk=cost empty-row-waves=skip
-# (bench/ab_masked_gap.py --edit) -> $OUT/sweep-g4.log. On 32b7059 the
-# drawn run hung (128x128 with empty-row-waves=skip and k-unroll=2, which
-# skipping no longer takes; bench/results/2026-12-02-32b7059-masked-skip-
-# hang.log); bench/probe_masked_edits.py times the same edits one by one.
+# G4 m256 N7168 K2048 masked (issue 6's failing case: drawn group sizes at
+# 0.67x the normal GEMM), swept with bench/sweep_grouped.py: the block
+# shapes below, each with and without multicast A, with drawn and with equal
+# sizes, lowered by default and with masked-walk=cost empty-row-waves=skip
+# -> $OUT/sweep-g4-<sizes>-<lowering>.jsonl and $OUT/sweep-g4.log. One
+# config must serve both size kinds (the launch may not depend on masked_m),
+# so the pair of sweeps is what a selection is judged on.
 #   run(command="bash scripts/device-sweep-g4-drawn.sh", carry=[".bundle"])
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-sweep-g4-cache
 cd "$root" || exit 2
-both="lower.masked-walk=cost,lower.empty-row-waves=skip"
-E="num_sms=132;num_sms=132,$both"
-for bm in "block_m=128,stages=5,num_sms=132" "block_m=128,block_n=192,stages=4,num_sms=132" "block_m=128,block_n=160,stages=4,num_sms=132"; do E="$E;$bm;$bm,$both"; done
-for d in --drawn ""; do
-timeout 200 python3 bench/ab_masked_gap.py $d --only G4-m256-n7168-k2048 --edit "$E" 2>&1 | tee -a "$OUT/sweep-g4.log"
+blocks=${BLOCKS:-256x128,256x112,256x96,128x192,128x160,128x128,64x192,64x128}
+for lower in default "masked-walk=cost empty-row-waves=skip"; do
+  tag=$([ "$lower" = default ] && echo default || echo cost-skip)
+  opt=(); [ "$lower" = default ] || opt=(--lower "$lower")
+  for sizes in drawn equal; do
+    echo "== sizes $sizes, lowering $lower" | tee -a "$OUT/sweep-g4.log"
+    timeout 240 python3 bench/sweep_grouped.py --layout masked --only G4-m256-n7168-k2048 \
+      --sizes "$sizes" --blocks "$blocks" --multicast "${opt[@]}" \
+      --out "$OUT/sweep-g4-$sizes-$tag.jsonl" 2>&1 | tee -a "$OUT/sweep-g4.log"
+  done
 done

@@ -149,7 +149,7 @@ class GroupedSweep(unittest.TestCase):
         self.assertEqual(sweep.edit_config(cfg, "num_sms=132"),
                          (sweep.config_text(256, 128, 3, 16, 132), ""))
 
-    def test_check_sweep_leaves_out_drawn_and_lowering_records(self):
+    def test_check_sweep_leaves_out_drawn_lowering_and_grid_records(self):
         # A drawn-size sweep, or one with lowering options, is not what the
         # selection is checked against: check_sweep reads past it.
         import contextlib
@@ -160,13 +160,15 @@ class GroupedSweep(unittest.TestCase):
         rec = dict(layout="masked", groups=4, m=256, n=7168, k=2048, sizes=[224, 183, 308, 265],
                    kind="drawn", candidates=[dict(config="#dgemm.config<x>", us=50.0)])
         other = dict(rec, kind=None, lower="masked-walk=cost")
+        grid = dict(rec, kind=None, num_sms=132)
         with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
-            f.write(json.dumps(rec) + "\n" + json.dumps(other) + "\n")
+            f.write("".join(json.dumps(r) + "\n" for r in (rec, other, grid)))
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             rc = check_sweep.main([f.name, "--min-within", "0"])
         self.assertEqual(rc, 0)
-        self.assertIn("2 drawn-size or lowering-option records left out", out.getvalue())
+        self.assertIn("3 drawn-size, lowering-option or fixed-grid records left out",
+                      out.getvalue())
         self.assertIn("0 of 0 shapes", out.getvalue())
         with contextlib.redirect_stdout(io.StringIO()):
             # Without the markers the same records are checked (and fail:
