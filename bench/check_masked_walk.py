@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 #===- check_masked_walk.py - the masked layout's tile walks, checked --------===#
-"""Checks the masked layout's kernels with each tile walk and row-wave option
-(dgemm-lower-to-kernel{masked-walk, empty-row-waves}) on group sizes that
+"""Checks the masked layout's kernels with each tile walk
+(dgemm-lower-to-kernel{masked-walk}) on group sizes that
 put masked_m at every kind of place: empty groups, one row, each 64-row wave
 boundary and one past it, a full block and one past it, groups of several
 blocks, and random sizes; on configs of block M 128 and 256, with and without
@@ -14,7 +14,7 @@ float reference and the rows at or past masked_m must keep the poison
 it runs under compute-sanitizer too:
 
   DGEMM_OPT=.../dgemm-opt PYTHONPATH=python python3 bench/check_masked_walk.py
-      [--lower 'masked-walk=cost empty-row-waves=skip;...']   # the variants
+      [--lower 'masked-walk=cost;...']                         # the variants
       [--quick]                                               # fewer cases
 Exit status 1 when any check fails.
 """
@@ -31,8 +31,7 @@ import run_bench  # noqa: E402
 import sweep  # noqa: E402
 import sweep_grouped  # noqa: E402
 
-VARIANTS = "masked-walk=groups;masked-walk=cost;empty-row-waves=skip;" \
-           "masked-walk=cost empty-row-waves=skip"
+VARIANTS = "masked-walk=groups;masked-walk=cost"
 
 # (block M, block N, stages, swizzle group, CTAs, multicast A)
 CONFIGS = [

@@ -10,7 +10,7 @@ alternates every variant in rounds, this tells which one hangs, and gives
 each one's time alone.
 
   DGEMM_OPT=.../dgemm-opt PYTHONPATH=python python3 bench/probe_masked_edits.py \\
-      'num_sms=132;block_m=128,stages=5,lower.masked-walk=cost,lower.empty-row-waves=skip'
+      'num_sms=132;block_m=128,stages=5,lower.masked-walk=cost'
 
 Edits are separated by ';', fields by ','; a field lower.<option>=<value> is a
 dgemm-lower-to-kernel option (sweep.edit_config).

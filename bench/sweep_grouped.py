@@ -15,7 +15,7 @@ with the runtime's capabilities) is timed through the public call.
   ... --layout masked --blocks 256x128,256x112 --multicast   # those tiles, with and
                                                               # without multicast A
   ... --layout masked --sizes drawn        # the benchmark's drawn group sizes
-  ... --lower 'masked-walk=cost empty-row-waves=skip'   # candidates lowered with these
+  ... --lower 'masked-walk=cost'           # candidates lowered with these
   ... --only G4-m256-n7168-k2048           # the shapes whose label contains this
   ... --num-sms 132                        # every candidate on 132 CTAs
 

@@ -143,9 +143,9 @@ class GroupedSweep(unittest.TestCase):
         import sweep
         cfg = sweep.config_text(256, 128, 3, 16, 112)
         edited, options = sweep.edit_config(
-            cfg, "block_m=128,stages=5,lower.masked-walk=cost,lower.empty-row-waves=skip")
+            cfg, "block_m=128,stages=5,lower.masked-walk=cost,lower.k-unroll=1")
         self.assertEqual(edited, sweep.config_text(128, 128, 5, 16, 112))
-        self.assertEqual(options, "masked-walk=cost empty-row-waves=skip")
+        self.assertEqual(options, "masked-walk=cost k-unroll=1")
         self.assertEqual(sweep.edit_config(cfg, "num_sms=132"),
                          (sweep.config_text(256, 128, 3, 16, 132), ""))
 

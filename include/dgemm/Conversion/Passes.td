@@ -95,8 +95,7 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "wgmmas issued before the first is promoted, so the tensor cores "
            "run one while the other is promoted; needs one row wave, one "
            "wgmma part, 128x128 B scales, no consumer ordering, no tail "
-           "split, no row-wave skipping and registers for two fresh "
-           "fragments: kernels that do "
+           "split and registers for two fresh fragments: kernels that do "
            "not qualify keep 1). 2 measured 0-6% faster on the 11 "
            "qualifying normal shapes of M <= 128 and slower on none "
            "(bench/results/2026-12-01-*-ab-kunroll.log)">,
@@ -125,15 +124,6 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "reverse order (tile i * CTAs + CTAs - 1 - c for odd i), so that "
            "a CTA that took an expensive tile in one round takes a cheap one "
            "in the next (the kernel name ends in _wc)">,
-    Option<"emptyRowWaves", "empty-row-waves", "std::string",
-           /*default=*/"\"compute\"",
-           "Masked layout, two consumer warpgroups, no multicast: 'skip' "
-           "loads A in 64-row slices, only those with rows below masked_m, "
-           "and runs, per tile, the K loop only for a consumer's 64-row "
-           "waves that hold such rows (one loop per count of them; with none "
-           "the consumer only waits for and releases each stage), one K "
-           "block per iteration (the kernel name ends in _sk); 'compute' "
-           "(the default): every slice and wave of every tile">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",

@@ -58,11 +58,9 @@
 //     with rows; with masked-partial-store=direct, or at block M 256 with
 //     row-major staging, straight from registers: dgemm.epilogue_store_rows); the
 //     consumers meet at a named barrier before the next tile's B scales
-//     overwrite shared memory. Options (off by default): masked-walk=cost
+//     overwrite shared memory. Option (off by default): masked-walk=cost
 //     walks the M blocks by their count of 64-row waves with valid rows,
-//     fullest first, every other round in reverse; empty-row-waves=skip
-//     loads A in 64-row slices and runs a consumer's K loop only for its
-//     waves with valid rows.
+//     fullest first, every other round in reverse.
 //
 // Weight-gradient form (1x128 B scales, f32 D, optionally D += A * B^T):
 // each stage also receives the tile's BN B scales of its K block by TMA (a
@@ -702,17 +700,6 @@ private:
         mapA = tensorMap(kMapA);
         mapB = tensorMap(kMapB);
       }
-      // empty-row-waves=skip: A arrives in 64-row slices, those with rows
-      // below masked_m[g] only (at least one: the walk visits tiles with
-      // rows), and each stage expects their bytes.
-      Value aSlices, partialTx;
-      if (l.skipEmptyWaves) {
-        aSlices = k.minu(k.ceilDiv(k.sub(maskedRows(group), m0), 64),
-                         k.c32(l.blockM / 64));
-        partialTx = k.sub(k.c32(l.txBytes),
-                          k.mul(k.sub(k.c32(l.blockM / 64), aSlices),
-                                k.c32(64 * 128)));
-      }
       auto kLoop = scf::ForOp::create(b, loc, k.c32(0), tileKBlocks(group),
                                       k.c32(1), ValueRange{it});
       OpBuilder::InsertionGuard guard(b);
@@ -724,9 +711,9 @@ private:
       Value full = fullBarrier(s);
       // Wait until the consumers released the stage.
       waitParity(emptyBarrier(s), k.xori(phase, k.c32(1)));
-      NVVM::MBarrierArriveExpectTxOp::create(
-          b, loc, Type(), full, aSlices ? partialTx : k.c32(l.txBytes),
-          nullptr, nullptr, Value());
+      NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), full,
+                                             k.c32(l.txBytes), nullptr,
+                                             nullptr, Value());
       Value kAbs = k.add(kb, tileKStart());
       Value k0 = k.mul(kAbs, k.c32(128));
       Value aStage = stageBuffer(l.aOff, l.aStageBytes, s);
@@ -738,21 +725,6 @@ private:
                  LLVM::ConstantOp::create(b, loc, b.getI16Type(),
                                           (1 << l.mcast) - 1),
                  hintA);
-      } else if (aSlices) {
-        // Only A's 64-row slices with rows below masked_m[g] (the first
-        // always): the consumers skip the waves of the others.
-        for (int64_t j = 0; j < l.blockM / 64; ++j) {
-          std::optional<OpBuilder::InsertionGuard> sliceGuard;
-          if (j > 0) {
-            auto has = scf::IfOp::create(b, loc, k.ult(k.c32(j), aSlices),
-                                         false);
-            sliceGuard.emplace(b);
-            b.setInsertionPointToStart(has.thenBlock());
-          }
-          loadTile(k.byteAt(aStage, j * 64 * 128), mapA,
-                   at(k0, k.add(m0, k.c32(64 * j)), true), full, Value(),
-                   hintA);
-        }
       } else {
         loadTile(aStage, mapA, at(k0, m0, l.masked()), full, Value(), hintA);
       }
@@ -876,146 +848,102 @@ private:
       // (an even number of them) has one consumer, which waits for its
       // fills in order (a parity wait cannot tell a fill from the one two
       // phases later).
-      // The K loop of the tile for this consumer's first `active` row waves
-      // (the others' totals stay zero; with none it only waits for and
-      // releases each stage): the ring counter after it, then the totals.
-      auto kLoopFor = [&](int64_t active) -> SmallVector<Value> {
-        Value kFirst =
-            l.kSplit ? k.andi(k.add(it, wg), k.c32(1)) : k.c32(0);
-        SmallVector<Value> inits = {l.kSplit ? k.add(it, kFirst) : it};
-        inits.append(parts * active, zero);
-        const int64_t kStep = l.kSplit ? 2 : 1;
-        if (l.kUnroll == 2 && active == waves) {
-          // K blocks in pairs: both blocks' wgmmas are issued (two fresh
-          // fragments) before the first is promoted, so the tensor cores
-          // run the second chain while the first is waited for and
-          // promoted. An odd last block goes through the loop below.
-          Value pairsEnd = k.andi(tileKBlocks(group), k.c32(-2));
-          inits = kBlockPairs(pairsEnd, inits, wg, r0, r1, lane, fragment,
-                              sfbRows, oneBlock, threeBlocks, former);
-          kFirst = pairsEnd;
-        }
-        auto kLoop = scf::ForOp::create(b, loc, kFirst, tileKBlocks(group),
-                                        k.c32(kStep), inits);
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(kLoop.getBody());
-        Value kb = kLoop.getInductionVar();
-        Value i = kLoop.getRegionIterArgs()[0];
-        // Scales into registers before the wgmma fence (a row wave's just
-        // before its own fence: fewer registers live across the first
-        // wave).
-        KBlockStage st = waitKBlock(i, kb, rowWg, r0, r1, sfbRows, oneBlock,
-                                    threeBlocks);
-        Value s = st.s, sfa = st.sfa, aTile0 = st.aTile, bTile = st.bTile;
-        auto rowScale = [&](Value row, int64_t w) {
-          return k.loadF32(
-              k.elementAt(sfa, k.add(row, k.c32(w * waveRows)), 4));
-        };
-        Value sa0 = st.sa0, sa1 = st.sa1;
-        Value sb0 = st.sb0, sb1 = st.sb1, sb2 = st.sb2;
-        if (l.pingpong)
-          NVVM::BarrierOp::create(b, loc, Type(), myTurn, k.c32(256),
-                                  nullptr, Value());
-        SmallVector<Value> results = {Value()}; // the ring counter, below
-        if (active == 0) {
-          releaseStage(s, lane); // no rows: nothing read
-          results[0] = k.add(i, k.c32(kStep));
-        }
-        // Row wave w (block M 256: two) computes the rows waveRows * w
-        // further down, after wave w-1 has been promoted: its fresh
-        // fragment takes the registers of the previous one.
-        for (int64_t w = 0; w < active; ++w) {
-          const bool lastWave = w == active - 1;
-          Value aTile = k.byteAt(aTile0, w * waveRows * 128);
-          if (w > 0) {
-            sa0 = rowScale(r0, w);
-            sa1 = rowScale(r1, w);
-          }
-          NVVM::WgmmaFenceAlignedOp::create(b, loc);
-          SmallVector<Value> accs;
-          for (int64_t p = 0; p < parts; ++p) {
-            // Part p uses B rows p*partN.. (a multiple of 8 rows:
-            // 1024-aligned).
-            accs.push_back(WgmmaTileOp::create(
-                b, loc, fragment, aTile, k.byteAt(bTile, p * partN * 128),
-                b.getI32IntegerAttr(partN)));
-            NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-          }
-          if (l.pingpong && !l.handoff)
-            NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
-          if (w == 0)
-            results[0] = k.add(i, k.c32(kStep));
-          for (int64_t p = 0; p < parts; ++p) {
-            Value total = kLoop.getRegionIterArgs()[1 + w * parts + p];
-            const bool lastPart = lastWave && p == parts - 1;
-            NVVM::WgmmaWaitGroupSyncOp::create(
-                b, loc, b.getI64IntegerAttr(parts - 1 - p));
-            // Hand-off: the other warpgroup issues once this one's wgmmas
-            // are done, so each runs alone on the tensor cores while the
-            // other promotes.
-            if (l.pingpong && l.handoff && p == parts - 1)
-              NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
-            if (l.perRowB) {
-              // The part's columns' B scales come out of the stage before
-              // the last part releases it.
-              SmallVector<Value> pairs =
-                  loadColumnScales(s, lane, p * partN, partN);
-              if (lastPart && !l.lateRelease)
-                releaseStage(s, lane);
-              results.push_back(PromoteColsOp::create(
-                  b, loc, fragment, total, accs[p], sa0, sa1, pairs));
-              if (lastPart && l.lateRelease)
-                releaseStage(s, lane);
-              continue;
-            }
-            if (lastPart) {
-              // Every part of every wave has read the stage: release it,
-              // one arrival per consumer warp.
-              releaseStage(s, lane);
-            }
-            results.push_back(PromoteOp::create(
-                b, loc, fragment, total, accs[p], sa0, sa1, sb0, sb1, sb2,
-                former, b.getI32IntegerAttr(p * partN / 8)));
-          }
-        }
-        scf::YieldOp::create(b, loc, results);
-        b.setInsertionPointAfter(kLoop);
-        SmallVector<Value> out(kLoop.getResults());
-        out.append(parts * (waves - active), zero);
-        return out;
-      };
-      SmallVector<Value> loopOut;
-      if (!l.skipEmptyWaves) {
-        loopOut = kLoopFor(waves);
-      } else {
-        // Masked: wave w of this consumer holds rows iff the tile's rows
-        // below masked_m[g] pass 64 * warpgroup + waveRows * w. One K loop
-        // per count of such waves, chosen per tile (a branch per wave
-        // inside the K loop, merging the totals there, measured 2-8%
-        // slower: bench/results/2026-12-02-ae6b29f-ab-empty-row-waves.log).
-        Value tileRows = k.sub(maskedRows(group), m0);
-        SmallVector<Type> types(1 + parts * waves, fragment);
-        types[0] = k.i32;
-        std::function<SmallVector<Value>(int64_t)> choose =
-            [&](int64_t active) -> SmallVector<Value> {
-          if (active == 0)
-            return kLoopFor(0);
-          Value has = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::sgt, tileRows,
-              k.add(k.mul(wg, k.c32(64)), k.c32(waveRows * (active - 1))));
-          auto which = scf::IfOp::create(b, loc, types, has,
-                                         /*withElseRegion=*/true);
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPointToStart(which.thenBlock());
-          scf::YieldOp::create(b, loc, kLoopFor(active));
-          b.setInsertionPointToStart(which.elseBlock());
-          scf::YieldOp::create(b, loc, choose(active - 1));
-          return SmallVector<Value>(which.getResults());
-        };
-        loopOut = choose(waves);
+      Value kFirst =
+          l.kSplit ? k.andi(k.add(it, wg), k.c32(1)) : k.c32(0);
+      SmallVector<Value> inits = {l.kSplit ? k.add(it, kFirst) : it};
+      inits.append(parts * waves, zero);
+      const int64_t kStep = l.kSplit ? 2 : 1;
+      if (l.kUnroll == 2) {
+        // K blocks in pairs: both blocks' wgmmas are issued (two fresh
+        // fragments) before the first is promoted, so the tensor cores run
+        // the second chain while the first is waited for and promoted. An
+        // odd last block goes through the single-block loop below.
+        Value pairsEnd = k.andi(tileKBlocks(group), k.c32(-2));
+        inits = kBlockPairs(pairsEnd, inits, wg, r0, r1, lane, fragment,
+                            sfbRows, oneBlock, threeBlocks, former);
+        kFirst = pairsEnd;
       }
-      SmallVector<Value> totals(ArrayRef<Value>(loopOut).drop_front());
-      Value ringNext = loopOut[0];
+      auto kLoop = scf::ForOp::create(b, loc, kFirst, tileKBlocks(group),
+                                      k.c32(kStep), inits);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(kLoop.getBody());
+      Value kb = kLoop.getInductionVar();
+      Value i = kLoop.getRegionIterArgs()[0];
+      // Scales into registers before the wgmma fence (a row wave's just
+      // before its own fence: fewer registers live across the first wave).
+      KBlockStage st = waitKBlock(i, kb, rowWg, r0, r1, sfbRows, oneBlock,
+                                  threeBlocks);
+      Value s = st.s, sfa = st.sfa, aTile0 = st.aTile, bTile = st.bTile;
+      auto rowScale = [&](Value row, int64_t w) {
+        return k.loadF32(k.elementAt(sfa, k.add(row, k.c32(w * waveRows)), 4));
+      };
+      Value sa0 = st.sa0, sa1 = st.sa1;
+      Value sb0 = st.sb0, sb1 = st.sb1, sb2 = st.sb2;
+      if (l.pingpong)
+        NVVM::BarrierOp::create(b, loc, Type(), myTurn, k.c32(256), nullptr,
+                                Value());
+      SmallVector<Value> results = {Value()}; // the ring counter, below
+      // Row wave w (block M 256: two) computes the rows waveRows * w
+      // further down, after wave w-1 has been promoted: its fresh fragment
+      // takes the registers of the previous one.
+      for (int64_t w = 0; w < waves; ++w) {
+        const bool lastWave = w == waves - 1;
+        Value aTile = k.byteAt(aTile0, w * waveRows * 128);
+        if (w > 0) {
+          sa0 = rowScale(r0, w);
+          sa1 = rowScale(r1, w);
+        }
+        NVVM::WgmmaFenceAlignedOp::create(b, loc);
+        SmallVector<Value> accs;
+        for (int64_t p = 0; p < parts; ++p) {
+          // Part p uses B rows p*partN.. (a multiple of 8 rows:
+          // 1024-aligned).
+          accs.push_back(WgmmaTileOp::create(
+              b, loc, fragment, aTile, k.byteAt(bTile, p * partN * 128),
+              b.getI32IntegerAttr(partN)));
+          NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+        }
+        if (l.pingpong && !l.handoff)
+          NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
+        if (w == 0)
+          results[0] = k.add(i, k.c32(kStep));
+        for (int64_t p = 0; p < parts; ++p) {
+          Value total = kLoop.getRegionIterArgs()[1 + w * parts + p];
+          const bool lastPart = lastWave && p == parts - 1;
+          NVVM::WgmmaWaitGroupSyncOp::create(
+              b, loc, b.getI64IntegerAttr(parts - 1 - p));
+          // Hand-off: the other warpgroup issues once this one's wgmmas are
+          // done, so each runs alone on the tensor cores while the other
+          // promotes.
+          if (l.pingpong && l.handoff && p == parts - 1)
+            NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
+          if (l.perRowB) {
+            // The part's columns' B scales come out of the stage before the
+            // last part releases it.
+            SmallVector<Value> pairs =
+                loadColumnScales(s, lane, p * partN, partN);
+            if (lastPart && !l.lateRelease)
+              releaseStage(s, lane);
+            results.push_back(PromoteColsOp::create(
+                b, loc, fragment, total, accs[p], sa0, sa1, pairs));
+            if (lastPart && l.lateRelease)
+              releaseStage(s, lane);
+            continue;
+          }
+          if (lastPart) {
+            // Every part of every wave has read the stage: release it, one
+            // arrival per consumer warp.
+            releaseStage(s, lane);
+          }
+          results.push_back(PromoteOp::create(
+              b, loc, fragment, total, accs[p], sa0, sa1, sb0, sb1, sb2,
+              former, b.getI32IntegerAttr(p * partN / 8)));
+        }
+      }
+      scf::YieldOp::create(b, loc, results);
+      b.setInsertionPointAfter(kLoop);
+      SmallVector<Value> totals(kLoop.getResults().drop_front());
+      Value ringNext = kLoop.getResult(0);
       std::optional<OpBuilder::InsertionGuard> storeGuard;
       if (l.kSplit) {
         // Warpgroup 1's sums join warpgroup 0's, which stores the tile.

@@ -81,9 +81,6 @@ struct KernelLayout {
   /// valid rows, most first, each class visiting the groups in order; a
   /// CTA's odd-numbered tiles are taken from the far end of their round.
   bool costWalk = false;
-  /// Masked layout: a consumer runs the K loop only for its row waves with
-  /// rows below masked_m (dgemm-lower-to-kernel{empty-row-waves=skip}).
-  bool skipEmptyWaves = false;
   /// 128 when the epilogue stages D in 64-column chunks with 128-byte
   /// swizzle (block N a multiple of 64; f32: 32-column chunks, block N a
   /// multiple of 32), else 0 (row-major staging).

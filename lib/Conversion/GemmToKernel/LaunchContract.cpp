@@ -91,10 +91,8 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
   if (l.masked()) {
     // A [G, M_max, K] and its scales [G, M_max, K/128] (MN-major per
     // group): 3-D maps, so a box never crosses into the next group's rows.
-    // With empty-row-waves=skip, A arrives in 64-row slices.
-    params[kMapA] = c.tensorMap(
-        0, {2, 1, 0}, {128, l.skipEmptyWaves ? 64 : l.blockM / l.mcast, 1},
-        128, "u8");
+    params[kMapA] =
+        c.tensorMap(0, {2, 1, 0}, {128, l.blockM / l.mcast, 1}, 128, "u8");
     params[kMapSFA] = c.tensorMap(1, {1, 2, 0}, {l.blockM, 1, 1}, 0, "f32");
   } else {
     // With A multicast, each CTA of the pair loads half of the tile's rows.

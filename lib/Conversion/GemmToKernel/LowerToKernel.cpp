@@ -127,7 +127,7 @@ static std::string kernelName(const KernelLayout &l) {
          hintSuffix("_ha", l.l2HintA) +
          hintSuffix("_hb", l.l2HintB) +
          (l.maskedStoreOverride ? (l.maskedStaged ? "_ps" : "_pd") : "") +
-         (l.costWalk ? "_wc" : "") + (l.skipEmptyWaves ? "_sk" : "") +
+         (l.costWalk ? "_wc" : "") +
          (l.consumerRegs != ::dgemm::consumerRegisterBudget(l.consumers)
               ? "_r" + std::to_string(l.consumerRegs)
               : "");
@@ -190,8 +190,7 @@ struct LowerToKernelPass
                     "evict-normal"}),
           notOneOf("masked-partial-store", maskedPartialStore,
                    {"auto", "staged", "direct"}),
-          notOneOf("masked-walk", maskedWalk, {"groups", "cost"}),
-          notOneOf("empty-row-waves", emptyRowWaves, {"compute", "skip"})}) {
+          notOneOf("masked-walk", maskedWalk, {"groups", "cost"})}) {
       if (!why.empty()) {
         getOperation().emitError() << why;
         return signalPassFailure();
@@ -301,22 +300,10 @@ struct LowerToKernelPass
         layout.cluster = 2;
       }
       layout.costWalk = layout.masked() && maskedWalk == "cost";
-      // Skipping row waves (neither loaded nor computed): rows of their own
-      // per consumer (no K split), more than one 64-row wave per tile, no
-      // turns between the consumers (a consumer without waves would not
-      // take its turns), no multicast (each CTA of a pair loads half of
-      // A's rows for both). It takes one K block per iteration: with
-      // k-unroll=2 (128x128) the kernel hung on the H200 during timed runs
-      // with drawn group sizes (32b7059; docs/kernel.md), cause not found.
-      layout.skipEmptyWaves = layout.masked() && emptyRowWaves == "skip" &&
-                              !layout.kSplit && !layout.pingpong &&
-                              layout.mcast == 1 &&
-                              layout.rowWaves * layout.consumers > 1;
       // Two K blocks per iteration: one row wave, one part, block-scaled B,
       // no turns between the consumers, no split tail, and room for two
       // fresh fragments and the total (3 * BN/2 f32 and the reserve).
-      if (kUnroll == 2 && !layout.kSplit && !layout.skipEmptyWaves &&
-          layout.rowWaves == 1 &&
+      if (kUnroll == 2 && !layout.kSplit && layout.rowWaves == 1 &&
           layout.nParts == 1 &&
           !layout.perRowB && !layout.pingpong && !layout.tailSplit &&
           3 * layout.blockN / 2 + 40 <= layout.consumerRegs)
