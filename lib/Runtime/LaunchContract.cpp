@@ -18,7 +18,7 @@ using namespace dgemm::runtime;
 
 namespace {
 
-constexpr const char *kHeader = "dgemm-launch-contract 3";
+constexpr const char *kHeader = "dgemm-launch-contract 4";
 
 std::string str(int64_t v) { return std::to_string(v); }
 
@@ -207,6 +207,7 @@ bool LaunchContract::operator==(const LaunchContract &o) const {
          cluster == o.cluster && dynamicSmem == o.dynamicSmem &&
          maxCtas == o.maxCtas && blockM == o.blockM && blockN == o.blockN &&
          n == o.n && k == o.k && layout == o.layout && groups == o.groups &&
+         tileCtas == o.tileCtas &&
          params == o.params;
 }
 
@@ -305,12 +306,16 @@ std::string dgemm::runtime::checkContract(const LaunchContract &c) {
       {"k", c.k, 0, 2147483647},
       {"layout", c.layout, kLayoutNormal, kLayoutMax},
       {"groups", c.groups, 1, 1 << 20},
+      {"tile_ctas", c.tileCtas, 1, kMaxClusterSize},
   };
   for (auto &f : fields) {
     std::string e = checkRange(f.name, f.value, f.lo, f.hi);
     if (!e.empty())
       return e;
   }
+  if (c.cluster % c.tileCtas != 0)
+    return "tile_ctas " + str(c.tileCtas) + " does not divide cluster " +
+           str(c.cluster) + " (a tile's CTAs are one cluster's)";
   if (c.params.size() > static_cast<size_t>(kMaxParams))
     return "more than " + str(kMaxParams) + " params";
   for (size_t i = 0; i < c.params.size(); ++i) {
@@ -334,6 +339,7 @@ std::string dgemm::runtime::printContract(const LaunchContract &c) {
   s += "k " + str(c.k) + "\n";
   s += "layout " + str(c.layout) + "\n";
   s += "groups " + str(c.groups) + "\n";
+  s += "tile_ctas " + str(c.tileCtas) + "\n";
   s += "params " + str(c.params.size()) + "\n";
   for (const ContractParam &p : c.params) {
     switch (p.kind) {

@@ -22,13 +22,14 @@ struct ContractIntField {
 };
 
 /// How many of contractIntFields' entries every contract states; the rest
-/// (n, k, layout, groups) are optional in the attribute (the text form
-/// always has them).
+/// (n, k, layout, groups, tile_ctas) are optional in the attribute (the
+/// text form always has them).
 constexpr size_t kRequiredContractIntFields = 6;
 
 /// The integer fields of `c` in the text form's order: block, cluster,
-/// dynamic_smem, max_ctas, block_m, block_n, then n, k, layout, groups.
-inline std::array<ContractIntField, 10> contractIntFields(LaunchContract &c) {
+/// dynamic_smem, max_ctas, block_m, block_n, then n, k, layout, groups,
+/// tile_ctas.
+inline std::array<ContractIntField, 11> contractIntFields(LaunchContract &c) {
   return {{{"block", &c.block},
            {"cluster", &c.cluster},
            {"dynamic_smem", &c.dynamicSmem},
@@ -38,7 +39,8 @@ inline std::array<ContractIntField, 10> contractIntFields(LaunchContract &c) {
            {"n", &c.n},
            {"k", &c.k},
            {"layout", &c.layout},
-           {"groups", &c.groups}}};
+           {"groups", &c.groups},
+           {"tile_ctas", &c.tileCtas}}};
 }
 
 } // namespace dgemm::runtime::detail

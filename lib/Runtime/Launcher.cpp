@@ -74,7 +74,9 @@ Status dgemm::runtime::computeGrid(const LaunchContract &c, int64_t m,
                             str(m) + ", N = " + str(n));
   uint64_t tiles = static_cast<uint64_t>((m + c.blockM - 1) / c.blockM) *
                    static_cast<uint64_t>((n + c.blockN - 1) / c.blockN);
-  uint64_t ctas = std::min<uint64_t>(static_cast<uint64_t>(c.maxCtas), tiles);
+  // A tile may take tile_ctas CTAs (a K split over a cluster).
+  uint64_t ctas = std::min<uint64_t>(static_cast<uint64_t>(c.maxCtas),
+                                     tiles * static_cast<uint64_t>(c.tileCtas));
   uint64_t cluster = static_cast<uint64_t>(c.cluster);
   ctas = (ctas + cluster - 1) / cluster * cluster;
   out.tiles = tiles;

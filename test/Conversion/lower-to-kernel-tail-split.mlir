@@ -44,3 +44,29 @@ func.func @odd_sms(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1
       {config = #dgemm.config<block_m = 128, block_n = 192, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 131>}
   return
 }
+
+// -----
+
+// Block M 64 (one consumer warpgroup): the split too, with the register
+// pair (40, 232) instead of (24, 240), whose 24 producer registers spill
+// with the cluster barriers (kernel name _r232). With 33 tiles on 66 CTAs
+// every tile is a tail tile: each cluster takes one, half of K per CTA.
+// CHECK-LABEL: llvm.func @dgemm_gemm_n2112_k7168_bm64_bn64_s8_g1_c66_ts_r232(
+// CHECK-SAME: cluster = 2 : i64
+// CHECK-SAME: tile_ctas = 2 : i64
+// CHECK: nvvm.setmaxregister decrease 40
+// CHECK: nvvm.setmaxregister increase 232
+// CHECK: nvvm.mapa
+// CHECK: dgemm.epilogue_store
+// OFF-LABEL: llvm.func @dgemm_gemm_n2112_k7168_bm64_bn64_s8_g1_c66(
+// OFF-SAME: cluster = 1 : i64
+// OFF-NOT: tile_ctas
+// OFF: nvvm.setmaxregister decrease 24
+// OFF: nvvm.setmaxregister increase 240
+func.func @bm64(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,
+    %b: memref<2112x7168xf8E4M3FN>, %sb: memref<17x56xf32>, %d: memref<?x2112xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x7168xf8E4M3FN>, memref<?x56xf32, strided<[1, ?]>>,
+      memref<2112x7168xf8E4M3FN>, memref<17x56xf32>) outs(%d : memref<?x2112xbf16>)
+      {config = #dgemm.config<block_m = 64, block_n = 64, stages = 8, cluster = 1, multicast = none, math_warpgroups = 1, swizzle_group = 1, num_sms = 66>}
+  return
+}

@@ -72,6 +72,20 @@ TEST(Launcher, GridRoundsUpToTheCluster) {
   EXPECT_EQ(g.gridX, 132u);
 }
 
+TEST(Launcher, GridGivesSplitTilesTwoCtas) {
+  // A tail-split kernel (tile_ctas 2): 33 tiles take 66 CTAs, one cluster
+  // each; with more tiles than half the CTAs the grid is max_ctas.
+  LaunchContract c = gemmContract(64, 64, 132, 2);
+  c.tileCtas = 2;
+  LaunchGrid g = grid(c, 64, 2112);
+  EXPECT_EQ(g.tiles, 33u);
+  EXPECT_EQ(g.gridX, 66u);
+  EXPECT_EQ(g.cluster, 2u);
+  g = grid(c, 64, 64 * 100);
+  EXPECT_EQ(g.tiles, 100u);
+  EXPECT_EQ(g.gridX, 132u);
+}
+
 TEST(Launcher, GridErrors) {
   LaunchGrid g;
   EXPECT_EQ(computeGrid(gemmContract(128, 128, 132), 0, 128, g).message(),

@@ -82,6 +82,10 @@ struct LaunchContract {
   /// the call against them. Optional in the attribute (normal, 1).
   int64_t layout = 0;
   int64_t groups = 1;
+  /// CTAs that may share one tile: 2 for a kernel that splits a tile's K
+  /// blocks over the two CTAs of a cluster (tail-split), so the grid is
+  /// min(max_ctas, tiles * tile_ctas); else 1. Optional in the attribute.
+  int64_t tileCtas = 1;
   std::vector<ContractParam> params;
   /// Set with the params' `checked` once checkContract passed (not
   /// compared).
@@ -139,11 +143,11 @@ std::string checkContractParam(const ContractParam &p);
 int64_t contractDtypeBytes(std::string_view dtype);
 
 /// The line format of the disk cache:
-///   dgemm-launch-contract 3
+///   dgemm-launch-contract 4
 ///   kernel <name>
 ///   block <n> / cluster <n> / dynamic_smem <n> / max_ctas <n> /
-///   block_m <n> / block_n <n> / n <n> / k <n> / layout <n> / groups <n>
-///                                       (one per line, in this order)
+///   block_m <n> / block_n <n> / n <n> / k <n> / layout <n> / groups <n> /
+///   tile_ctas <n>                       (one per line, in this order)
 ///   params <count>
 ///   param tensor_map operand=<i> dtype=<s> swizzle=<n> dims=<i,..> box=<n,..>
 ///   param ptr operand=<i>

@@ -145,5 +145,8 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
     const bool wgrad = l.perRowB && l.f32Out && l.accumulate;
     fields.push_back(c.i64("layout", wgrad ? 3 : 5));
   }
+  // Tail split: a tile's K blocks may be split over a cluster's two CTAs.
+  if (l.tailSplit)
+    fields.push_back(c.i64("tile_ctas", 2));
   return b.getDictionaryAttr(fields);
 }

@@ -287,10 +287,10 @@ struct LowerToKernelPass
         layout.producerRegs = 504 - 2 * consumerRegisters;
       }
       // Tail split: normal GEMM, bf16 D, one CTA per tile otherwise, at
-      // least two K blocks; the launch becomes 2-CTA clusters.
+      // least two K blocks; the launch becomes 2-CTA clusters. (With
+      // tiles <= CTAs / 2 every tile is split.)
       if (tailSplit == "on" && !layout.grouped() && !layout.kSplit &&
           !layout.f32Out && !layout.perRowB && layout.cluster == 1 &&
-          layout.consumers == 2 && // 24 producer registers spill with it
           layout.rowWaves == 1 &&
           layout.kBlocks >= 2 && layout.maxCtas % 2 == 0 &&
           // rank 1's partial sums fit in rank 0's A and B stages
@@ -298,6 +298,13 @@ struct LowerToKernelPass
               layout.sfaOff - layout.aOff) {
         layout.tailSplit = true;
         layout.cluster = 2;
+        // One consumer: the producer's 24 registers spill with the split
+        // (its cluster barriers); (40, 232) at 256 threads instead
+        // (HOPPER-FACTS §7).
+        if (layout.consumers == 1) {
+          layout.producerRegs = 40;
+          layout.consumerRegs = 232;
+        }
       }
       layout.costWalk = layout.masked() && maskedWalk == "cost";
       // Two K blocks per iteration: one row wave, one part, block-scaled B,
