@@ -95,6 +95,12 @@ void KernelLayout::splitRegisters() {
   // 256 threads: (24, 240); 384 threads: (40, 232).
   producerRegs = consumers == 1 ? 24 : 40;
   consumerRegs = ::dgemm::consumerRegisterBudget(consumers);
+  if (consumers == 1 && tailSplit) {
+    // The producer's 24 registers spill with the split tail's cluster
+    // barriers: (40, 232), also verified at 256 threads.
+    producerRegs = 40;
+    consumerRegs = 232;
+  }
   if (rowWaves == 2 && k > 4096 && kind == ::dgemm::GemmKind::Normal &&
       dSwizzle == 0) {
     // Block M 256 at long K with row-major staging: (72, 216) ran 1-4%

@@ -289,13 +289,10 @@ struct LowerToKernelPass
             epilogueSwizzle == "on" && layout.blockN % 64 == 0 ? 128 : 0;
         layout.splitRegisters();
       }
-      if (consumerRegisters && layout.consumers == 2) {
-        layout.consumerRegs = consumerRegisters;
-        layout.producerRegs = 504 - 2 * consumerRegisters;
-      }
       // Tail split: normal GEMM, bf16 D, one CTA per tile otherwise, at
       // least two K blocks; the launch becomes 2-CTA clusters. (With
-      // tiles <= CTAs / 2 every tile is split.)
+      // tiles <= CTAs / 2 every tile is split.) Its register pair comes
+      // from splitRegisters.
       if (tailSplit == "on" && !layout.grouped() && !layout.kSplit &&
           !layout.f32Out && !layout.perRowB && layout.cluster == 1 &&
           layout.rowWaves == 1 &&
@@ -305,13 +302,11 @@ struct LowerToKernelPass
               layout.sfaOff - layout.aOff) {
         layout.tailSplit = true;
         layout.cluster = 2;
-        // One consumer: the producer's 24 registers spill with the split
-        // (its cluster barriers); (40, 232) at 256 threads instead
-        // (HOPPER-FACTS §7).
-        if (layout.consumers == 1) {
-          layout.producerRegs = 40;
-          layout.consumerRegs = 232;
-        }
+        layout.splitRegisters();
+      }
+      if (consumerRegisters && layout.consumers == 2) {
+        layout.consumerRegs = consumerRegisters;
+        layout.producerRegs = 504 - 2 * consumerRegisters;
       }
       layout.costWalk = layout.masked() && maskedWalk == "cost";
       layout.prefetchB = layout.kGrouped() ? 0 : prefetchB;
