@@ -153,7 +153,7 @@ def main(argv=None):
     for i, shape in enumerate(shapes):
         g, m, n, k = shape["groups"], shape["m"], shape["n"], shape["k"]
         config = sweep_grouped.selected_config(shape)
-        label = "G%d-m%d-n%d-k%d" % (g, m, n, k)
+        label = run_grouped.shape_label(shape)
         sizes = drawn[(args.layout, g, m, n, k)] if args.drawn else [m] * g
         if args.drawn:
             label += "-drawn"

@@ -62,6 +62,12 @@ def read_grouped_shapes(path=RB.DEFAULT_CSV):
                  k=int(r["k"])) for r in rows if r["layout"] in ("contiguous", "masked")]
 
 
+def shape_label(shape):
+    """The label the A/B and sweep tools print and match --only against:
+    G4-m256-n7168-k2048."""
+    return "G%d-m%d-n%d-k%d" % (shape["groups"], shape["m"], shape["n"], shape["k"])
+
+
 def random_cases(count, seed):
     rng = random.Random(seed)
     out = []

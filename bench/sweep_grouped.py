@@ -150,7 +150,7 @@ def main(argv=None):
             g, m, n, k = shape["groups"], shape["m"], shape["n"], shape["k"]
             if args.layout and shape["layout"] != args.layout:
                 continue
-            if args.only not in "G%d-m%d-n%d-k%d" % (g, m, n, k):
+            if args.only not in run_grouped.shape_label(shape):
                 continue
             if args.time_budget and time.time() - t0 > args.time_budget:
                 print("sweep_grouped: time budget spent, %s G=%d m=%d n=%d k=%d not swept"

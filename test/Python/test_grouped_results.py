@@ -15,6 +15,11 @@ class CaseLists(unittest.TestCase):
         shapes = rg.read_grouped_shapes()
         self.assertEqual(sum(s["layout"] == "contiguous" for s in shapes), 4)
         self.assertEqual(sum(s["layout"] == "masked" for s in shapes), 6)
+        # The label --only matches, one per shape and layout.
+        self.assertEqual(rg.shape_label(dict(groups=4, m=256, n=7168, k=2048)),
+                         "G4-m256-n7168-k2048")
+        masked = [rg.shape_label(s) for s in shapes if s["layout"] == "masked"]
+        self.assertEqual(len(set(masked)), 6)
 
     def test_random_cases_cover_the_edges(self):
         cases = rg.random_cases(40, seed=3)
