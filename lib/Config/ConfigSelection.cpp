@@ -186,17 +186,6 @@ bool blockMAllowed(int64_t blockM, const ProblemDesc &p) {
          p.bScale == BScaleGranularity::Block128x128;
 }
 
-/// The block Ms the selection considers: block M 256 measured faster on the
-/// H200 for the normal GEMM and the masked layout (bench/sweep/), but with
-/// one masked group ptxas spills the 256-row kernel (28-68 bytes at the
-/// reference shapes; its register use differs from two or more groups'),
-/// so a single masked group keeps block M <= 128.
-bool blockMChosen(int64_t blockM, const ProblemDesc &p) {
-  if (blockM == 256 && p.kind == GemmKind::GroupedMasked && p.groups < 2)
-    return false;
-  return blockMAllowed(blockM, p);
-}
-
 const char *kindName(GemmKind kind) {
   switch (kind) {
   case GemmKind::Normal:
@@ -496,7 +485,7 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t,
   int64_t minBlockN = std::min<int64_t>(16, nRounded);
   int64_t maxBlockN = std::min<int64_t>(256, nRounded);
   for (int64_t blockM : {64, 128, 256}) {
-    if (!blockMChosen(blockM, p) || (p.m <= 64 && blockM != 64) ||
+    if (!blockMAllowed(blockM, p) || (p.m <= 64 && blockM != 64) ||
         blockM > o.maxBlockM)
       continue;
     int64_t warpgroups = mathWarpgroupsFor(blockM);

@@ -185,9 +185,10 @@ TEST(ConfigSelection, HandComputedChoices) {
       // = 98304; 128x192: 4 x 2 x 38 = 304 tiles, 3 waves of 69632.
       // Masked has no B multicast and m = 256 is below 512 anyway.
       {masked(4, 256, 7168, 2048), 256, 128, Multicast::None, 112},
-      // One group: block M <= 128 (the 256-row kernel spills); K <= 4096,
-      // bf16: block N a multiple of 64 (swizzled epilogue).
-      {masked(1, 1024, 7168, 2048), 128, 192, Multicast::A, 102},
+      // One group as two or more: 4 x 56 = 224 tiles, 2 waves of 98304;
+      // 128x192: 8 x 38 = 304 tiles, 3 waves of 69632. 56 n blocks:
+      // multicast A.
+      {masked(1, 1024, 7168, 2048), 256, 128, Multicast::A, 112},
       // 256 x 22 = 5632 tiles, 43 waves of 45056 (128x128: 63 of 32768).
       {contiguous(4, 8192, 4096, 7168), 128, 192, Multicast::A, 132},
   };
@@ -230,11 +231,14 @@ TEST(ConfigSelection, KernelCapabilitiesFollowTheSweep) {
   // Sweep (masked, 4 groups of 256 rows): 256x128 1066 TFLOPS, 128x128
   // 983.
   EXPECT_EQ(selectConfig(masked(4, 256, 4096, 7168), t, caps).blockM, 256);
-  // One masked group, the contiguous layout and the weight-gradient forms
-  // keep block M <= 128.
-  for (const ProblemDesc &p :
-       {masked(1, 1024, 4096, 7168), contiguous(4, 8192, 4096, 7168)})
-    EXPECT_LE(selectConfig(p, t, caps).blockM, 128) << describe(p);
+  // One masked group of 1024 rows, K = 2048 (ab_masked_gap.py on
+  // 04834ee's bundle): 256x128 940 TFLOPS, the former 128x192 872; at
+  // K = 7168 256x128 1191, 128x128 1189.
+  EXPECT_EQ(selectConfig(masked(1, 1024, 7168, 2048), t, caps).blockM, 256);
+  EXPECT_EQ(selectConfig(masked(1, 1024, 4096, 7168), t, caps).blockM, 256);
+  // The contiguous layout and the weight-gradient forms keep block M <= 128.
+  EXPECT_LE(selectConfig(contiguous(4, 8192, 4096, 7168), t, caps).blockM,
+            128);
   EXPECT_LE(selectConfig(wgrad(4096, 7168, 16384), t, caps).blockM, 128);
 }
 
@@ -337,8 +341,8 @@ TEST(ConfigSelection, ContiguousNeverPicksBlockM256) {
 
 // Block M 256 is lowered for the normal GEMM and the masked layout with a
 // bf16 output and 128x128 B scales: a config asking for it elsewhere is
-// refused with the reason; the selection takes it for masked with two or
-// more groups only.
+// refused with the reason; the selection takes it for the masked layout
+// with any number of groups.
 TEST(ConfigSelection, BlockM256OnlyForNormalAndMaskedBf16) {
   TargetDesc t;
   KernelConfig c = validConfig();
@@ -350,7 +354,7 @@ TEST(ConfigSelection, BlockM256OnlyForNormalAndMaskedBf16) {
   EXPECT_EQ(checkConfig(c, normal(4096, 4096, 7168), t), "");
   EXPECT_EQ(checkConfig(c, masked(4, 1024, 4096, 7168), t), "");
   EXPECT_EQ(selectConfig(masked(4, 1024, 4096, 7168), t).blockM, 256);
-  EXPECT_NE(selectConfig(masked(1, 1024, 4096, 7168), t).blockM, 256);
+  EXPECT_EQ(selectConfig(masked(1, 1024, 4096, 7168), t).blockM, 256);
   EXPECT_EQ(checkConfig(c, wgrad(4096, 4096, 7168), t),
             "block_m = 256 is only supported for the normal GEMM and the "
             "masked layout with a bf16 output and 128x128 B scales, not the "
@@ -462,12 +466,12 @@ TEST(ConfigSelection, MulticastRules) {
   c = selectConfig(kg, t);
   EXPECT_EQ(c.multicast, Multicast::None);
   EXPECT_EQ(checkConfig(c, kg, t), "");
-  // Masked: never B multicast (38 N blocks of 192: A).
+  // Masked: never B multicast (56 N blocks of 128: A).
   ProblemDesc mk = masked(1, 1024, 7168, 2048);
   c = selectConfig(mk, t);
-  EXPECT_EQ(c.blockN, 192);
+  EXPECT_EQ(c.blockN, 128);
   EXPECT_EQ(c.multicast, Multicast::A);
-  mk.n = 7168 + 192; // 39 N blocks: odd, and B multicast is not for masked
+  mk.n = 7168 + 128; // 57 N blocks: odd, and B multicast is not for masked
   c = selectConfig(mk, t);
   EXPECT_EQ(c.multicast, Multicast::None);
   // Every clustered choice launches an even number of CTAs.
@@ -490,9 +494,10 @@ TEST(ConfigSelection, GridAndTileOrder) {
   EXPECT_EQ(c.blockN, 32);
   EXPECT_EQ(c.numSMs, 128);
   EXPECT_EQ(c.swizzleGroup, 1);
-  // 304 tiles in 3 waves: 102 CTAs keep the 3 waves.
-  c = selectConfig(masked(1, 1024, 7168, 2048), t);
-  EXPECT_EQ(c.numSMs, 102);
+  // 2 x 2 x 56 = 224 tiles of 256x128 in 2 waves: 112 CTAs keep the 2
+  // waves.
+  c = selectConfig(masked(2, 512, 7168, 2048), t);
+  EXPECT_EQ(c.numSMs, 112);
   EXPECT_EQ(c.swizzleGroup, 16);
   // Fewer N blocks than 16: the group is all of them.
   c = selectConfig(normal(8192, 256, 7168), t);

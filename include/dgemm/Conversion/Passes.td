@@ -90,14 +90,6 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "per SM; the kernel name ends in _ks); 'auto' (the default): on "
            "for block N <= 56 with at least 56 K blocks, where it measured "
            "0-5% faster on the H200; 'off': one consumer warpgroup">,
-    Option<"prefetchB", "l2-prefetch-b", "int64_t", /*default=*/"0",
-           "B's tiles prefetched into L2 in bursts (an experiment, off by "
-           "default): every P K blocks of a tile the producer issues TMA L2 "
-           "prefetches of B's boxes for the P K blocks that follow the "
-           "ring's reach (K blocks kb + stages .. kb + stages + P - 1), so "
-           "that DRAM sees each row of B read in runs of P * 128 bytes "
-           "instead of 128 at a time; 0: none (the kernel name ends in "
-           "_pfP). Not for the k-grouped GEMM">,
     Option<"kUnroll", "k-unroll", "int64_t", /*default=*/"2",
            "K blocks per consumer loop iteration: 1, or 2 (both blocks' "
            "wgmmas issued before the first is promoted, so the tensor cores "

@@ -501,6 +501,15 @@ private:
     SmallVector<Location> locs(4, loc);
     Value c0 = k.c32(0);
     Value numGroups = k.c32(l.groups);
+    // One group: with G = 1 a constant, LLVM proves every tile's group is
+    // 0 and specialises the kernel on it; at block M 256 ptxas then
+    // spilled 28-36 bytes (any M_max, N, K), which two groups' kernels do
+    // not. An opaque count keeps the one-group kernel the general one.
+    Value lastGroup = k.c32(l.groups - 1);
+    if (l.groups == 1) {
+      numGroups = k.opaque(numGroups);
+      lastGroup = k.sub(numGroups, k.c32(1));
+    }
     auto loop = scf::WhileOp::create(b, loc, types,
                                      ValueRange{firstTile, c0, c0, c0});
     {
@@ -516,7 +525,7 @@ private:
                                      {loc, loc});
         Value grp = check->getArgument(0), base = check->getArgument(1);
         // Read a group in range even when g == G (the result is unused).
-        Value safe = k.minu(grp, k.c32(l.groups - 1));
+        Value safe = k.minu(grp, lastGroup);
         Value end = k.add(base, maskedTiles(safe));
         Value more = arith::AndIOp::create(
             b, loc, k.ult(grp, numGroups),
@@ -731,8 +740,6 @@ private:
       loadTile(stageBuffer(l.bOff, l.bStageBytes, s), mapB,
                at(k0, n0, l.grouped() && !l.kGrouped()), full, Value(),
                hintB);
-      if (l.prefetchB)
-        prefetchBBurst(mapB, kb, group, n0, at);
       Value kbScales = k.add(kBase, kAbs);
       loadTile(stageBuffer(l.sfaOff, l.sfaStageBytes, s), tensorMap(kMapSFA),
                at(m0, kbScales, l.masked()), full);
@@ -744,31 +751,6 @@ private:
       return kLoop.getResult(0);
     });
     b.setInsertionPointAfter(warp0);
-  }
-
-  /// l2-prefetch-b: at every prefetchB-th K block kb of the tile, TMA L2
-  /// prefetches of B's boxes for the tile's K blocks kb + stages ..
-  /// kb + stages + prefetchB - 1 (those past its K range left out).
-  template <typename At>
-  void prefetchBBurst(Value mapB, Value kb, Value group, Value n0, At at) {
-    const int64_t p = l.prefetchB;
-    auto burst = scf::IfOp::create(
-        b, loc, k.eq(k.remu(kb, k.c32(p)), k.c32(0)), false);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(burst.thenBlock());
-    Value count = tileKBlocks(group);
-    for (int64_t j = 0; j < p; ++j) {
-      Value ahead = k.add(kb, k.c32(l.stages + j));
-      auto inRange = scf::IfOp::create(b, loc, k.ult(ahead, count), false);
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(inRange.thenBlock());
-      Value kAhead = k.mul(k.add(ahead, tileKStart()), k.c32(128));
-      NVVM::CpAsyncBulkTensorPrefetchOp::create(
-          b, loc, mapB, at(kAhead, n0, l.grouped() && !l.kGrouped()),
-          ValueRange(),
-          NVVM::TMALoadModeAttr::get(b.getContext(), NVVM::TMALoadMode::TILE),
-          Value());
-    }
   }
 
   /// The L2 cache policy of `hint` ("evict_first", ...: createpolicy, an

@@ -67,6 +67,18 @@ public:
   Value ctaId() { return NVVM::BlockIdXOp::create(b, loc, i32); }
   Value numCtas() { return NVVM::GridDimXOp::create(b, loc, i32); }
 
+  /// The i32 `v` through an inline PTX move, which LLVM cannot see
+  /// through: keeps it from specialising code on a known value.
+  Value opaque(Value v) {
+    return LLVM::InlineAsmOp::create(
+               b, loc, i32, ValueRange{v}, "mov.b32 $0, $1;", "=r,r",
+               /*has_side_effects=*/false, /*is_align_stack=*/false,
+               LLVM::tailcallkind::TailCallKind::None,
+               /*asm_dialect=*/LLVM::AsmDialectAttr(),
+               /*operand_attrs=*/ArrayAttr())
+        .getResult(0);
+  }
+
   OpBuilder &b;
   Location loc;
   Type i1, i8, i32, i64, f32;

@@ -36,10 +36,6 @@ struct KernelLayout {
   /// blocks' wgmmas issued before the first is promoted; two fresh
   /// fragments: one row wave, one part, 128x128 B scales).
   int64_t kUnroll = 1;
-  /// L2 prefetch bursts of B (dgemm-lower-to-kernel{l2-prefetch-b}): every
-  /// prefetchB K blocks, B's boxes of the prefetchB K blocks past the
-  /// ring's reach; 0: none.
-  int64_t prefetchB = 0;
   int64_t threads;          // 128 * (consumers + 1)
   /// Block M 64 with two consumer warpgroups that split the K blocks
   /// (dgemm-lower-to-kernel{consumer-k-split}): each computes all 64 rows

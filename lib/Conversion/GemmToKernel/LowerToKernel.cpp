@@ -128,7 +128,6 @@ static std::string kernelName(const KernelLayout &l) {
          hintSuffix("_hb", l.l2HintB) +
          (l.maskedStoreOverride ? (l.maskedStaged ? "_ps" : "_pd") : "") +
          (l.costWalk ? "_wc" : "") +
-         (l.prefetchB ? "_pf" + std::to_string(l.prefetchB) : "") +
          (l.consumerRegs != ::dgemm::consumerRegisterBudget(l.consumers)
               ? "_r" + std::to_string(l.consumerRegs)
               : "");
@@ -204,12 +203,6 @@ struct LowerToKernelPass
           << "consumer-registers must be 0 or a multiple of 8 in [128, 240], "
              "got "
           << static_cast<int64_t>(consumerRegisters);
-      return signalPassFailure();
-    }
-    if (prefetchB < 0 || prefetchB > 32) {
-      getOperation().emitError()
-          << "l2-prefetch-b must be in [0, 32], got "
-          << static_cast<int64_t>(prefetchB);
       return signalPassFailure();
     }
     if (kUnroll != 1 && kUnroll != 2) {
@@ -309,7 +302,6 @@ struct LowerToKernelPass
         layout.producerRegs = 504 - 2 * consumerRegisters;
       }
       layout.costWalk = layout.masked() && maskedWalk == "cost";
-      layout.prefetchB = layout.kGrouped() ? 0 : prefetchB;
       // Two K blocks per iteration: one row wave, one part, block-scaled B,
       // no turns between the consumers, no split tail, and room for two
       // fresh fragments and the total (3 * BN/2 f32 and the reserve).
