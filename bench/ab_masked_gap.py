@@ -26,6 +26,9 @@ normal only), e.g. with --lower to try lowering options on them.
 U(0.7, 1.3), seed 1: the sizes of the benchmark's "drawn" rows) and the
 normal GEMM their sum of rows (no normal-wide).
 
+--ir-sub 'REGEX=>REPLACEMENT' adds the grouped kernel with its kernel IR
+edited by a regex (e.g. a one-group count made a constant again).
+
 --profile launches each variant once (checked), for Nsight Compute.
 --ir-dir writes each variant's kernel IR (<shape>-<variant>.mlir), for
 SASS comparisons (dgemm-opt --dgemm-kernel-to-ptx --dgemm-dump-ptx, ptxas,
@@ -136,6 +139,9 @@ def main(argv=None):
                          "option ('num_sms=132,lower.masked-walk=cost')")
     ap.add_argument("--only", default="",
                     help="only the shapes whose label (G4-m256-n7168-k2048) contains this")
+    ap.add_argument("--ir-sub", default="",
+                    help="also the grouped kernel with its kernel IR edited: a Python regex "
+                         "and its replacement separated by '=>' (variant grouped+ir-sub)")
     ap.add_argument("--drawn", action="store_true",
                     help="the grouped kernel with the benchmark's drawn group sizes")
     ap.add_argument("--profile", action="store_true",
@@ -176,6 +182,12 @@ def main(argv=None):
             edited, options = sweep.edit_config(config, edit)
             for name, text in sources.items():
                 irs[name + "+" + edit] = lower(text.replace(config, edited), options)
+        if args.ir_sub and not args.profile:
+            pattern, repl = args.ir_sub.split("=>", 1)
+            edited, count = re.subn(pattern, repl, irs["grouped"])
+            print("%s ir-sub: %d replacements" % (label, count), flush=True)
+            if count:
+                irs["grouped+ir-sub"] = edited
         if args.ir_dir:
             args.ir_dir.mkdir(parents=True, exist_ok=True)
             for name, text in irs.items():
