@@ -26,8 +26,9 @@ normal only), e.g. with --lower to try lowering options on them.
 U(0.7, 1.3), seed 1: the sizes of the benchmark's "drawn" rows) and the
 normal GEMM their sum of rows (no normal-wide).
 
---ir-sub 'REGEX=>REPLACEMENT' adds the grouped kernel with its kernel IR
-edited by a regex (e.g. a one-group count made a constant again).
+--ir-sub '[@N:]REGEX=>REPLACEMENT' adds the grouped kernel with its kernel
+IR edited by a regex, every match or only the N-th (e.g. a one-group count
+made a constant again); repeatable.
 
 --profile launches each variant once (checked), for Nsight Compute.
 --ir-dir writes each variant's kernel IR (<shape>-<variant>.mlir), for
@@ -139,9 +140,11 @@ def main(argv=None):
                          "option ('num_sms=132,lower.masked-walk=cost')")
     ap.add_argument("--only", default="",
                     help="only the shapes whose label (G4-m256-n7168-k2048) contains this")
-    ap.add_argument("--ir-sub", default="",
+    ap.add_argument("--ir-sub", action="append", default=[],
                     help="also the grouped kernel with its kernel IR edited: a Python regex "
-                         "and its replacement separated by '=>' (variant grouped+ir-sub)")
+                         "and its replacement separated by '=>' (variant grouped+ir-sub); "
+                         "'@N:' in front edits only the N-th match (from 0; variant "
+                         "grouped+ir-sub@N); may be given several times")
     ap.add_argument("--drawn", action="store_true",
                     help="the grouped kernel with the benchmark's drawn group sizes")
     ap.add_argument("--profile", action="store_true",
@@ -182,12 +185,23 @@ def main(argv=None):
             edited, options = sweep.edit_config(config, edit)
             for name, text in sources.items():
                 irs[name + "+" + edit] = lower(text.replace(config, edited), options)
-        if args.ir_sub and not args.profile:
-            pattern, repl = args.ir_sub.split("=>", 1)
-            edited, count = re.subn(pattern, repl, irs["grouped"])
-            print("%s ir-sub: %d replacements" % (label, count), flush=True)
-            if count:
-                irs["grouped+ir-sub"] = edited
+        for sub in ([] if args.profile else args.ir_sub):
+            name, which = "grouped+ir-sub", None
+            m = re.match(r"@(\d+):", sub)
+            if m:
+                which = int(m.group(1))
+                name += "@%d" % which
+                sub = sub[m.end():]
+            pattern, repl = sub.split("=>", 1)
+            text = irs["grouped"]
+            matches = list(re.finditer(pattern, text))
+            if which is not None:
+                matches = matches[which:which + 1]
+            for mt in reversed(matches):
+                text = text[:mt.start()] + mt.expand(repl) + text[mt.end():]
+            print("%s %s: %d replacements" % (label, name, len(matches)), flush=True)
+            if matches:
+                irs[name] = text
         if args.ir_dir:
             args.ir_dir.mkdir(parents=True, exist_ok=True)
             for name, text in irs.items():
