@@ -185,7 +185,7 @@ def main(argv=None):
             edited, options = sweep.edit_config(config, edit)
             for name, text in sources.items():
                 irs[name + "+" + edit] = lower(text.replace(config, edited), options)
-        for sub in ([] if args.profile else args.ir_sub):
+        for sub in args.ir_sub:  # also under --profile: a variant to compare
             name, which = "grouped+ir-sub", None
             m = re.match(r"@(\d+):", sub)
             if m:
