@@ -13,3 +13,12 @@ fi
 export DGEMM_LIB=/tmp/dgemm/dgemm/lib/libdgemm.so DGEMM_OPT=/tmp/dgemm/dgemm/bin/dgemm-opt
 export PYTHONPATH="$root/python" DGEMM_CACHE_DIR=${DGEMM_CACHE_DIR:-$1}
 export PATH="$PATH:/usr/local/cuda/bin:/usr/local/cuda-13.0/bin"
+
+# kernel_sass IR NAME: a kernel-IR file to PTX (dgemm-opt), cubin (ptxas -v,
+# its report in $OUT/ptx/NAME.ptxas) and SASS ($OUT/sass/NAME.sass).
+kernel_sass() {
+  mkdir -p "$OUT/ptx" "$OUT/sass"
+  "$DGEMM_OPT" "$1" --dgemm-kernel-to-ptx --dgemm-dump-ptx=dir="$OUT/ptx/$2" -o /dev/null &&
+    ptxas -arch=sm_90a -v "$OUT/ptx/$2"/*.ptx -o "$OUT/ptx/$2.cubin" > "$OUT/ptx/$2.ptxas" 2>&1 &&
+    cuobjdump -sass "$OUT/ptx/$2.cubin" > "$OUT/sass/$2.sass" || { echo "sass of $2 failed"; return 1; }
+}

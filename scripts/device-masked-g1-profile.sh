@@ -11,16 +11,13 @@
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-g1-profile-cache
 cd "$root" || exit 2
-mkdir -p "$OUT/ir" "$OUT/sass" "$OUT/ptx"
+mkdir -p "$OUT/ir"
 rc=0
 constant='llvm\.inline_asm "mov\.b32 \$0, \$1;", "=r,r" (%\w+) : \(i32\) -> i32=>arith.ori \1, \1 : i32'
 args=(--all --only G1-m1024-n7168-k2048 --ir-sub "$constant")
 timeout 120 python3 bench/ab_masked_gap.py "${args[@]}" --profile --ir-dir "$OUT/ir" || rc=1
 for ir in "$OUT"/ir/*-grouped*.mlir; do
-  name=$(basename "$ir" .mlir)
-  "$DGEMM_OPT" "$ir" --dgemm-kernel-to-ptx --dgemm-dump-ptx=dir="$OUT/ptx/$name" -o /dev/null &&
-    ptxas -arch=sm_90a -v "$OUT/ptx/$name"/*.ptx -o "$OUT/ptx/$name.cubin" > "$OUT/ptx/$name.ptxas" 2>&1 &&
-    cuobjdump -sass "$OUT/ptx/$name.cubin" > "$OUT/sass/$name.sass" || { echo "sass of $name failed"; rc=1; }
+  kernel_sass "$ir" "$(basename "$ir" .mlir)" || rc=1
 done
 ls -l "$OUT/sass"
 timeout 240 ncu --clock-control base --section SourceCounters --section WarpStateStats \

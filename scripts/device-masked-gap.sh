@@ -18,15 +18,12 @@
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-gap-cache
 cd "$root" || exit 2
-mkdir -p "$OUT/ir" "$OUT/sass" "$OUT/ptx"
+mkdir -p "$OUT/ir"
 rc=0
 timeout 300 python3 bench/ab_masked_gap.py --all --ir-dir "$OUT/ir" --lower "${LOWER:-}" --edit "${EDIT:-}" 2>&1 |
   tee "$OUT/ab-masked-gap.log" || rc=1
 for ir in "$OUT"/ir/*-grouped.mlir "$OUT"/ir/*-normal.mlir "$OUT"/ir/*-normal-wide.mlir; do
-  name=$(basename "$ir" .mlir)
-  "$DGEMM_OPT" "$ir" --dgemm-kernel-to-ptx --dgemm-dump-ptx=dir="$OUT/ptx/$name" -o /dev/null &&
-    ptxas -arch=sm_90a -v "$OUT/ptx/$name"/*.ptx -o "$OUT/ptx/$name.cubin" > "$OUT/ptx/$name.ptxas" 2>&1 &&
-    cuobjdump -sass "$OUT/ptx/$name.cubin" > "$OUT/sass/$name.sass" || { echo "sass of $name failed"; rc=1; }
+  kernel_sass "$ir" "$(basename "$ir" .mlir)" || rc=1
 done
 ls -l "$OUT/sass"
 if [ "${NCU:-0}" = 1 ]; then
