@@ -1,18 +1,4 @@
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s
-// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=tile-broadcast=on | FileCheck %s --check-prefix=UB
-// RUN: not dgemm-opt %s --dgemm-lower-to-kernel=tile-broadcast=maybe 2>&1 | FileCheck %s --check-prefix=BADUB
-
-// tile-broadcast=on: the consumers take the tile's M block, N block, group
-// and ring counter through a shuffle from lane 0 (the producer's one thread
-// does not).
-// UB-LABEL: llvm.func @dgemm_grouped_masked_g1_n7168_k2048_bm256_bn128_s3_g16_c112_ub(
-// UB: nvvm.setmaxregister  decrease 40
-// UB-NOT: nvvm.shfl.sync
-// UB: nvvm.setmaxregister  increase 232
-// UB-COUNT-4: nvvm.shfl.sync  idx %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : i32 -> i32
-// UB-NOT: nvvm.shfl.sync
-// UB-LABEL: llvm.func @dgemm_grouped_masked_g2_n7168_k2048_bm256_bn128_s3_g16_c112_ub(
-// BADUB: tile-broadcast must be off or on, got 'maybe'
 
 // The masked layout with one group: the tile loops of both roles take the
 // group count through an opaque PTX move, so LLVM cannot prove every tile's

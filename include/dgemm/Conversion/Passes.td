@@ -115,15 +115,6 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "except at block M 256 with row-major staging (block N not a "
            "multiple of 64), where "
            "ptxas spills with it">,
-    Option<"tileBroadcast", "tile-broadcast", "std::string",
-           /*default=*/"\"off\"",
-           "Grouped layouts (an experiment): 'on' passes each tile's M "
-           "block, N block, group and ring counter through a shuffle from "
-           "lane 0 at the start of the consumers' tile body, so that ptxas "
-           "knows them warp-uniform (computed from group counts read in a "
-           "loop, it may not: the K loop's descriptor arithmetic then runs "
-           "in vector registers); the kernel name ends in _ub; 'off' (the "
-           "default): as before">,
     Option<"maskedWalk", "masked-walk", "std::string", /*default=*/"\"groups\"",
            "Masked layout, the order in which the CTAs take the tiles: "
            "'groups' (the default) walks each group's M blocks in turn; "

@@ -814,12 +814,6 @@ private:
       NVVM::BarrierArriveOp::create(b, loc, k.c32(3), k.c32(256));
     }
     tileLoop([&](Value mBlock, Value nBlock, Value group, Value it) {
-      if (l.tileBroadcast) {
-        mBlock = k.laneZero(mBlock);
-        nBlock = k.laneZero(nBlock);
-        group = k.laneZero(group);
-        it = k.laneZero(it);
-      }
       Value m0 = k.mul(mBlock, k.c32(l.blockM));
       Value n0 = k.mul(nBlock, k.c32(l.blockN));
       // The group's B scales: [G, ceil(N/128), K/128].

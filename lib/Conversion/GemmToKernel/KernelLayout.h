@@ -81,10 +81,6 @@ struct KernelLayout {
   /// valid rows, most first, each class visiting the groups in order; a
   /// CTA's odd-numbered tiles are taken from the far end of their round.
   bool costWalk = false;
-  /// Grouped layouts (dgemm-lower-to-kernel{tile-broadcast=on}): the
-  /// consumers take each tile's coordinates and ring counter through a
-  /// shuffle from lane 0, so that ptxas sees them warp-uniform.
-  bool tileBroadcast = false;
   /// 128 when the epilogue stages D in 64-column chunks with 128-byte
   /// swizzle (block N a multiple of 64; f32: 32-column chunks, block N a
   /// multiple of 32), else 0 (row-major staging).
