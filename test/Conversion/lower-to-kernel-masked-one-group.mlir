@@ -1,4 +1,5 @@
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=masked-walk=cost | FileCheck %s --check-prefix=COST
 
 // The masked layout with one group: the tile loops of both roles take the
 // group count through an opaque PTX move, so LLVM cannot prove every tile's
@@ -12,6 +13,14 @@
 // CHECK: arith.subi %[[G]], %{{.+}} : i32
 // CHECK: nvvm.setmaxregister  increase 232
 // CHECK: llvm.inline_asm "mov.b32 $0, $1;", "=r,r"
+// The cost walk's wrap over the groups takes the same opaque count (its
+// one-group kernel spilled 32 bytes with a constant one).
+// COST-LABEL: llvm.func @dgemm_grouped_masked_g1_n7168_k2048_bm256_bn128_s3_g16_c112_wc(
+// COST: %[[G:.+]] = llvm.inline_asm "mov.b32 $0, $1;", "=r,r"
+// COST: scf.while
+// COST: arith.cmpi eq, %{{.+}}, %[[G]] : i32
+// COST-LABEL: llvm.func @dgemm_grouped_masked_g2_n7168_k2048_bm256_bn128_s3_g16_c112_wc(
+// COST-NOT: llvm.inline_asm "mov.b32
 func.func @masked_one_group(%a: memref<1x1024x2048xf8E4M3FN>, %sa: memref<1x1024x16xf32, strided<[16384, 1, 1024]>>,
     %b: memref<1x7168x2048xf8E4M3FN>, %sb: memref<1x56x16xf32>, %g: memref<1xi32>, %d: memref<1x1024x7168xbf16>) {
   dgemm.grouped_gemm #dgemm.grouped<masked>

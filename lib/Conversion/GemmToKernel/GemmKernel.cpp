@@ -483,6 +483,16 @@ private:
     rows = arith::MaxSIOp::create(b, loc, rows, k.c32(0));
     return arith::MinSIOp::create(b, loc, rows, fn.getArgument(kM));
   }
+  /// The masked walks' group count G. One group: with G = 1 a constant,
+  /// LLVM proves every tile's group is 0 and specialises the kernel on it;
+  /// at block M 256 ptxas then spilled 28-36 bytes (any M_max, N, K), which
+  /// two groups' kernels do not. An opaque count keeps the one-group
+  /// kernel the general one.
+  Value maskedGroupCount() {
+    Value count = k.c32(l.groups);
+    return l.groups == 1 ? k.opaque(count) : count;
+  }
+
   /// Units of work of group g: tiles, or with a cluster, pairs of
   /// neighbouring tiles along N.
   Value maskedTiles(Value g) {
@@ -500,16 +510,9 @@ private:
     SmallVector<Type> types(4, i32);
     SmallVector<Location> locs(4, loc);
     Value c0 = k.c32(0);
-    Value numGroups = k.c32(l.groups);
-    // One group: with G = 1 a constant, LLVM proves every tile's group is
-    // 0 and specialises the kernel on it; at block M 256 ptxas then
-    // spilled 28-36 bytes (any M_max, N, K), which two groups' kernels do
-    // not. An opaque count keeps the one-group kernel the general one.
-    Value lastGroup = k.c32(l.groups - 1);
-    if (l.groups == 1) {
-      numGroups = k.opaque(numGroups);
-      lastGroup = k.sub(numGroups, k.c32(1));
-    }
+    Value numGroups = maskedGroupCount();
+    Value lastGroup = l.groups == 1 ? k.sub(numGroups, k.c32(1))
+                                    : k.c32(l.groups - 1);
     auto loop = scf::WhileOp::create(b, loc, types,
                                      ValueRange{firstTile, c0, c0, c0});
     {
@@ -616,6 +619,7 @@ private:
     SmallVector<Location> locs(5, loc);
     Value c0 = k.c32(0);
     const int64_t top = l.blockM / 64;
+    Value numGroups = maskedGroupCount();
     auto unitsOf = [&](Value g, Value c) {
       return k.mul(classBlocks(g, c).second, k.c32(l.nBlocks / l.mcast));
     };
@@ -648,7 +652,7 @@ private:
         Value sc = step->getArgument(0), sg = step->getArgument(1);
         Value nextBase = k.add(step->getArgument(2), unitsOf(sg, sc));
         Value nextGroup = k.add(sg, k.c32(1));
-        Value wrap = k.eq(nextGroup, k.c32(l.groups));
+        Value wrap = k.eq(nextGroup, numGroups);
         scf::YieldOp::create(
             b, loc,
             ValueRange{arith::SelectOp::create(b, loc, wrap,
