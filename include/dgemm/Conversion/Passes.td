@@ -115,6 +115,12 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "except at block M 256 with row-major staging (block N not a "
            "multiple of 64), where "
            "ptxas spills with it">,
+    Option<"uniformWarpgroup", "uniform-warpgroup", "std::string",
+           /*default=*/"\"off\"",
+           "'on' takes the warpgroup index (thread index / 128) from lane 0 "
+           "of each warp (shfl.sync.idx), which ptxas knows to be "
+           "warp-uniform, so that the A tile's wgmma descriptors can be "
+           "computed in uniform registers; 'off': the plain division">,
     Option<"maskedWalk", "masked-walk", "std::string", /*default=*/"\"groups\"",
            "Masked layout, the order in which the CTAs take the tiles: "
            "'groups' (the default) walks each group's M blocks in turn; "

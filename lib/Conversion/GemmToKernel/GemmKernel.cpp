@@ -111,6 +111,11 @@ public:
     smem = LLVM::AddressOfOp::create(b, loc, k.ptr3, smemSymbol);
     tid = k.tid();
     Value wg = k.divu(tid, k.c32(128));
+    // Through lane 0: ptxas then knows the warpgroup index to be uniform
+    // across the warp, and the A tile's wgmma descriptors (rows 64 * wg..)
+    // can stay in uniform registers.
+    if (l.uniformWarpgroup)
+      wg = k.laneZero(wg);
     initBarriers();
     if (l.kGrouped()) {
       // Static sizes: every group has M x N outputs.

@@ -67,6 +67,16 @@ public:
   Value ctaId() { return NVVM::BlockIdXOp::create(b, loc, i32); }
   Value numCtas() { return NVVM::GridDimXOp::create(b, loc, i32); }
 
+  /// `v` (i32) as lane 0 of the warp holds it (shfl.sync.idx over all
+  /// lanes): a value ptxas knows to be the same in every lane of the warp,
+  /// so that what is computed from it can live in uniform registers. Every
+  /// lane of the warp must run it.
+  Value laneZero(Value v) {
+    return NVVM::ShflOp::create(b, loc, i32, c32(-1), v, c32(0), c32(0x1f),
+                                NVVM::ShflKind::idx, UnitAttr())
+        .getResult();
+  }
+
   /// The i32 `v` through an inline PTX move, which LLVM cannot see
   /// through: keeps it from specialising code on a known value.
   Value opaque(Value v) {

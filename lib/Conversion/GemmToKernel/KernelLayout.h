@@ -81,6 +81,9 @@ struct KernelLayout {
   /// valid rows, most first, each class visiting the groups in order; a
   /// CTA's odd-numbered tiles are taken from the far end of their round.
   bool costWalk = false;
+  /// The warpgroup index taken from lane 0 (shfl.sync), which ptxas knows
+  /// to be warp-uniform (dgemm-lower-to-kernel{uniform-warpgroup}).
+  bool uniformWarpgroup = false;
   /// 128 when the epilogue stages D in 64-column chunks with 128-byte
   /// swizzle (block N a multiple of 64; f32: 32-column chunks, block N a
   /// multiple of 32), else 0 (row-major staging).

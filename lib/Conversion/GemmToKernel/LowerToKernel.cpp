@@ -127,7 +127,7 @@ static std::string kernelName(const KernelLayout &l) {
          hintSuffix("_ha", l.l2HintA) +
          hintSuffix("_hb", l.l2HintB) +
          (l.maskedStoreOverride ? (l.maskedStaged ? "_ps" : "_pd") : "") +
-         (l.costWalk ? "_wc" : "") +
+         (l.costWalk ? "_wc" : "") + (l.uniformWarpgroup ? "_uw" : "") +
          (l.consumerRegs != ::dgemm::consumerRegisterBudget(l.consumers)
               ? "_r" + std::to_string(l.consumerRegs)
               : "");
@@ -190,7 +190,8 @@ struct LowerToKernelPass
                     "evict-normal"}),
           notOneOf("masked-partial-store", maskedPartialStore,
                    {"auto", "staged", "direct"}),
-          notOneOf("masked-walk", maskedWalk, {"groups", "cost"})}) {
+          notOneOf("masked-walk", maskedWalk, {"groups", "cost"}),
+          notOneOf("uniform-warpgroup", uniformWarpgroup, {"on", "off"})}) {
       if (!why.empty()) {
         getOperation().emitError() << why;
         return signalPassFailure();
@@ -302,6 +303,7 @@ struct LowerToKernelPass
         layout.producerRegs = 504 - 2 * consumerRegisters;
       }
       layout.costWalk = layout.masked() && maskedWalk == "cost";
+      layout.uniformWarpgroup = uniformWarpgroup == "on";
       // Two K blocks per iteration: one row wave, one part, block-scaled B,
       // no turns between the consumers, no split tail, and room for two
       // fresh fragments and the total (3 * BN/2 f32 and the reserve).
