@@ -121,6 +121,14 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "of each warp (shfl.sync.idx), which ptxas knows to be "
            "warp-uniform, so that the A tile's wgmma descriptors can be "
            "computed in uniform registers; 'off': the plain division">,
+    Option<"stageUnroll", "stage-unroll", "std::string",
+           /*default=*/"\"off\"",
+           "'on' runs the consumers' K loop in rounds of `stages` K blocks, "
+           "ring slot j in the j-th copy of the body (a copy outside the "
+           "tile's K blocks skipped), so that stage addresses and wgmma "
+           "descriptors are constants; for kernels that take one K block "
+           "per iteration without a K split. 'off': one K block per "
+           "iteration, the slot computed from the ring counter">,
     Option<"maskedWalk", "masked-walk", "std::string", /*default=*/"\"groups\"",
            "Masked layout, the order in which the CTAs take the tiles: "
            "'groups' (the default) walks each group's M blocks in turn; "

@@ -881,87 +881,144 @@ private:
                             sfbRows, oneBlock, threeBlocks, former);
         kFirst = pairsEnd;
       }
-      auto kLoop = scf::ForOp::create(b, loc, kFirst, tileKBlocks(group),
-                                      k.c32(kStep), inits);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(kLoop.getBody());
-      Value kb = kLoop.getInductionVar();
-      Value i = kLoop.getRegionIterArgs()[0];
-      // Scales into registers before the wgmma fence (a row wave's just
-      // before its own fence: fewer registers live across the first wave).
-      KBlockStage st = waitKBlock(i, kb, rowWg, r0, r1, sfbRows, oneBlock,
-                                  threeBlocks);
-      Value s = st.s, sfa = st.sfa, aTile0 = st.aTile, bTile = st.bTile;
-      auto rowScale = [&](Value row, int64_t w) {
-        return k.loadF32(k.elementAt(sfa, k.add(row, k.c32(w * waveRows)), 4));
-      };
-      Value sa0 = st.sa0, sa1 = st.sa1;
-      Value sb0 = st.sb0, sb1 = st.sb1, sb2 = st.sb2;
-      if (l.pingpong)
-        NVVM::BarrierOp::create(b, loc, Type(), myTurn, k.c32(256), nullptr,
-                                Value());
-      SmallVector<Value> results = {Value()}; // the ring counter, below
-      // Row wave w (block M 256: two) computes the rows waveRows * w
-      // further down, after wave w-1 has been promoted: its fresh fragment
-      // takes the registers of the previous one.
-      for (int64_t w = 0; w < waves; ++w) {
-        const bool lastWave = w == waves - 1;
-        Value aTile = k.byteAt(aTile0, w * waveRows * 128);
-        if (w > 0) {
-          sa0 = rowScale(r0, w);
-          sa1 = rowScale(r1, w);
-        }
-        NVVM::WgmmaFenceAlignedOp::create(b, loc);
-        SmallVector<Value> accs;
-        for (int64_t p = 0; p < parts; ++p) {
-          // Part p uses B rows p*partN.. (a multiple of 8 rows:
-          // 1024-aligned).
-          accs.push_back(WgmmaTileOp::create(
-              b, loc, fragment, aTile, k.byteAt(bTile, p * partN * 128),
-              b.getI32IntegerAttr(partN)));
-          NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-        }
-        if (l.pingpong && !l.handoff)
-          NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
-        if (w == 0)
-          results[0] = k.add(i, k.c32(kStep));
-        for (int64_t p = 0; p < parts; ++p) {
-          Value total = kLoop.getRegionIterArgs()[1 + w * parts + p];
-          const bool lastPart = lastWave && p == parts - 1;
-          NVVM::WgmmaWaitGroupSyncOp::create(
-              b, loc, b.getI64IntegerAttr(parts - 1 - p));
-          // Hand-off: the other warpgroup issues once this one's wgmmas are
-          // done, so each runs alone on the tensor cores while the other
-          // promotes.
-          if (l.pingpong && l.handoff && p == parts - 1)
+      // One K block from its stage: the waves' wgmmas, each promoted into
+      // its totals (`in`: waves * parts of them); returns the new totals.
+      // `afterIssue` runs once the first wave's wgmmas are issued.
+      auto kBlock = [&](const KBlockStage &st, ValueRange in,
+                        llvm::function_ref<void()> afterIssue = {}) {
+        Value s = st.s, sfa = st.sfa, aTile0 = st.aTile, bTile = st.bTile;
+        auto rowScale = [&](Value row, int64_t w) {
+          return k.loadF32(
+              k.elementAt(sfa, k.add(row, k.c32(w * waveRows)), 4));
+        };
+        Value sa0 = st.sa0, sa1 = st.sa1;
+        Value sb0 = st.sb0, sb1 = st.sb1, sb2 = st.sb2;
+        if (l.pingpong)
+          NVVM::BarrierOp::create(b, loc, Type(), myTurn, k.c32(256), nullptr,
+                                  Value());
+        SmallVector<Value> results;
+        // Row wave w (block M 256: two) computes the rows waveRows * w
+        // further down, after wave w-1 has been promoted: its fresh fragment
+        // takes the registers of the previous one.
+        for (int64_t w = 0; w < waves; ++w) {
+          const bool lastWave = w == waves - 1;
+          Value aTile = k.byteAt(aTile0, w * waveRows * 128);
+          if (w > 0) {
+            sa0 = rowScale(r0, w);
+            sa1 = rowScale(r1, w);
+          }
+          NVVM::WgmmaFenceAlignedOp::create(b, loc);
+          SmallVector<Value> accs;
+          for (int64_t p = 0; p < parts; ++p) {
+            // Part p uses B rows p*partN.. (a multiple of 8 rows:
+            // 1024-aligned).
+            accs.push_back(WgmmaTileOp::create(
+                b, loc, fragment, aTile, k.byteAt(bTile, p * partN * 128),
+                b.getI32IntegerAttr(partN)));
+            NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+          }
+          if (l.pingpong && !l.handoff)
             NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
-          if (l.perRowB) {
-            // The part's columns' B scales come out of the stage before the
-            // last part releases it.
-            SmallVector<Value> pairs =
-                loadColumnScales(s, lane, p * partN, partN);
-            if (lastPart && !l.lateRelease)
+          if (w == 0 && afterIssue)
+            afterIssue();
+          for (int64_t p = 0; p < parts; ++p) {
+            Value total = in[w * parts + p];
+            const bool lastPart = lastWave && p == parts - 1;
+            NVVM::WgmmaWaitGroupSyncOp::create(
+                b, loc, b.getI64IntegerAttr(parts - 1 - p));
+            // Hand-off: the other warpgroup issues once this one's wgmmas
+            // are done, so each runs alone on the tensor cores while the
+            // other promotes.
+            if (l.pingpong && l.handoff && p == parts - 1)
+              NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
+            if (l.perRowB) {
+              // The part's columns' B scales come out of the stage before
+              // the last part releases it.
+              SmallVector<Value> pairs =
+                  loadColumnScales(s, lane, p * partN, partN);
+              if (lastPart && !l.lateRelease)
+                releaseStage(s, lane);
+              results.push_back(PromoteColsOp::create(
+                  b, loc, fragment, total, accs[p], sa0, sa1, pairs));
+              if (lastPart && l.lateRelease)
+                releaseStage(s, lane);
+              continue;
+            }
+            if (lastPart) {
+              // Every part of every wave has read the stage: release it,
+              // one arrival per consumer warp.
               releaseStage(s, lane);
-            results.push_back(PromoteColsOp::create(
-                b, loc, fragment, total, accs[p], sa0, sa1, pairs));
-            if (lastPart && l.lateRelease)
-              releaseStage(s, lane);
-            continue;
+            }
+            results.push_back(PromoteOp::create(
+                b, loc, fragment, total, accs[p], sa0, sa1, sb0, sb1, sb2,
+                former, b.getI32IntegerAttr(p * partN / 8)));
           }
-          if (lastPart) {
-            // Every part of every wave has read the stage: release it, one
-            // arrival per consumer warp.
-            releaseStage(s, lane);
-          }
-          results.push_back(PromoteOp::create(
-              b, loc, fragment, total, accs[p], sa0, sa1, sb0, sb1, sb2,
-              former, b.getI32IntegerAttr(p * partN / 8)));
         }
+        return results;
+      };
+      SmallVector<Value> totals;
+      Value ringNext;
+      if (l.stageUnrolled && kStep == 1 && l.kUnroll == 1) {
+        // Stage-unrolled: rounds of `stages` ring slots, slot j's K block
+        // in the j-th copy of the body, so that every stage address (and
+        // the wgmma descriptors made from it) is a constant; a copy whose
+        // ring index falls outside the tile's K blocks is skipped (the
+        // first and last round of a tile are partial). Round r fills each
+        // slot for the r-th time: parity r & 1.
+        Value nk = tileKBlocks(group);
+        Value base = inits[0];
+        Value stages = k.c32(l.stages);
+        Value rFirst = k.divu(base, stages);
+        Value rEnd =
+            k.divu(k.add(k.add(base, nk), k.c32(l.stages - 1)), stages);
+        auto rounds = scf::ForOp::create(b, loc, rFirst, rEnd, k.c32(1),
+                                         ValueRange(inits).drop_front());
+        {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(rounds.getBody());
+          Value r = rounds.getInductionVar();
+          Value phase = k.andi(r, k.c32(1));
+          SmallVector<Value> cur(rounds.getRegionIterArgs());
+          for (int64_t j = 0; j < l.stages; ++j) {
+            Value kb = k.sub(k.add(k.mul(r, stages), k.c32(j)), base);
+            auto inTile = scf::IfOp::create(b, loc, ValueRange(cur).getTypes(),
+                                            k.ult(kb, nk),
+                                            /*withElseRegion=*/true);
+            OpBuilder::InsertionGuard g2(b);
+            b.setInsertionPointToStart(inTile.thenBlock());
+            KBlockStage st = waitStage(k.c32(j), phase, kb, rowWg, r0, r1,
+                                       sfbRows, oneBlock, threeBlocks);
+            scf::YieldOp::create(b, loc, kBlock(st, cur));
+            b.setInsertionPointToStart(inTile.elseBlock());
+            scf::YieldOp::create(b, loc, cur);
+            cur.assign(inTile.getResults().begin(), inTile.getResults().end());
+          }
+          scf::YieldOp::create(b, loc, cur);
+        }
+        totals.assign(rounds.getResults().begin(), rounds.getResults().end());
+        ringNext = k.add(base, nk);
+      } else {
+        auto kLoop = scf::ForOp::create(b, loc, kFirst, tileKBlocks(group),
+                                        k.c32(kStep), inits);
+        {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(kLoop.getBody());
+          Value kb = kLoop.getInductionVar();
+          Value i = kLoop.getRegionIterArgs()[0];
+          // Scales into registers before the wgmma fence (a row wave's just
+          // before its own fence: fewer registers live across the first
+          // wave).
+          KBlockStage st = waitKBlock(i, kb, rowWg, r0, r1, sfbRows,
+                                      oneBlock, threeBlocks);
+          SmallVector<Value> results = {Value()};
+          llvm::append_range(
+              results, kBlock(st, kLoop.getRegionIterArgs().drop_front(),
+                              [&] { results[0] = k.add(i, k.c32(kStep)); }));
+          scf::YieldOp::create(b, loc, results);
+        }
+        totals.assign(kLoop.getResults().begin() + 1, kLoop.getResults().end());
+        ringNext = kLoop.getResult(0);
       }
-      scf::YieldOp::create(b, loc, results);
-      b.setInsertionPointAfter(kLoop);
-      SmallVector<Value> totals(kLoop.getResults().drop_front());
-      Value ringNext = kLoop.getResult(0);
       std::optional<OpBuilder::InsertionGuard> storeGuard;
       if (l.kSplit) {
         // Warpgroup 1's sums join warpgroup 0's, which stores the tile.
@@ -1233,9 +1290,18 @@ private:
   KBlockStage waitKBlock(Value i, Value kb, Value wg, Value r0, Value r1,
                          ArrayRef<Value> sfbRows, bool oneBlock,
                          bool threeBlocks) {
+    return waitStage(k.remu(i, k.c32(l.stages)),
+                     k.andi(k.divu(i, k.c32(l.stages)), k.c32(1)), kb, wg, r0,
+                     r1, sfbRows, oneBlock, threeBlocks);
+  }
+
+  /// The same for ring slot s (a constant in the stage-unrolled K loop:
+  /// its addresses fold to constants) and parity `phase`.
+  KBlockStage waitStage(Value s, Value phase, Value kb, Value wg, Value r0,
+                        Value r1, ArrayRef<Value> sfbRows, bool oneBlock,
+                        bool threeBlocks) {
     KBlockStage st;
-    st.s = k.remu(i, k.c32(l.stages));
-    Value phase = k.andi(k.divu(i, k.c32(l.stages)), k.c32(1));
+    st.s = s;
     // Wait until the stage's TMA loads landed.
     waitParity(fullBarrier(st.s), phase);
     st.sfa = stageBuffer(l.sfaOff, l.sfaStageBytes, st.s);

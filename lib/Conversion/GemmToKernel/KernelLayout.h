@@ -84,6 +84,11 @@ struct KernelLayout {
   /// The warpgroup index taken from lane 0 (shfl.sync), which ptxas knows
   /// to be warp-uniform (dgemm-lower-to-kernel{uniform-warpgroup}).
   bool uniformWarpgroup = false;
+  /// The consumers' K loop in rounds of `stages` K blocks, ring slot j in
+  /// the j-th copy of the body, so that stage addresses and wgmma
+  /// descriptors are constants (dgemm-lower-to-kernel{stage-unroll}; K
+  /// blocks one at a time, no K split).
+  bool stageUnrolled = false;
   /// 128 when the epilogue stages D in 64-column chunks with 128-byte
   /// swizzle (block N a multiple of 64; f32: 32-column chunks, block N a
   /// multiple of 32), else 0 (row-major staging).

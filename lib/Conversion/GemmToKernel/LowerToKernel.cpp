@@ -128,6 +128,7 @@ static std::string kernelName(const KernelLayout &l) {
          hintSuffix("_hb", l.l2HintB) +
          (l.maskedStoreOverride ? (l.maskedStaged ? "_ps" : "_pd") : "") +
          (l.costWalk ? "_wc" : "") + (l.uniformWarpgroup ? "_uw" : "") +
+         (l.stageUnrolled ? "_su" : "") +
          (l.consumerRegs != ::dgemm::consumerRegisterBudget(l.consumers)
               ? "_r" + std::to_string(l.consumerRegs)
               : "");
@@ -191,7 +192,8 @@ struct LowerToKernelPass
           notOneOf("masked-partial-store", maskedPartialStore,
                    {"auto", "staged", "direct"}),
           notOneOf("masked-walk", maskedWalk, {"groups", "cost"}),
-          notOneOf("uniform-warpgroup", uniformWarpgroup, {"on", "off"})}) {
+          notOneOf("uniform-warpgroup", uniformWarpgroup, {"on", "off"}),
+          notOneOf("stage-unroll", stageUnroll, {"on", "off"})}) {
       if (!why.empty()) {
         getOperation().emitError() << why;
         return signalPassFailure();
@@ -312,6 +314,10 @@ struct LowerToKernelPass
           !layout.perRowB && !layout.pingpong && !layout.tailSplit &&
           3 * layout.blockN / 2 + 40 <= layout.consumerRegs)
         layout.kUnroll = 2;
+      // Stage-unrolled K loop: one K block per iteration, no K split, no
+      // split tail (its share of K starts mid-tile).
+      layout.stageUnrolled = stageUnroll == "on" && layout.kUnroll == 1 &&
+                             !layout.kSplit && !layout.tailSplit;
       // "evict-first" -> "evict_first" (PTX's spelling); "none" -> "".
       auto hint = [](StringRef option) {
         return option == "none" ? std::string()

@@ -1,0 +1,45 @@
+// RUN: dgemm-opt %s --dgemm-lower-to-kernel=stage-unroll=on --canonicalize --cse | FileCheck %s
+// RUN: dgemm-opt %s --dgemm-lower-to-kernel | FileCheck %s --check-prefix=OFF
+// RUN: not dgemm-opt %s --dgemm-lower-to-kernel=stage-unroll=sometimes 2>&1 | FileCheck %s --check-prefix=BAD
+
+// The consumers' K loop in rounds of `stages` (3) K blocks: the rounds
+// run from ring index / 3 to (ring index + K blocks + 2) / 3, each with
+// three copies of the K block, copy j on ring slot j (its full barrier at
+// a constant offset from slot 0's), parity round & 1, each copy skipped
+// when its K block (round * 3 + j - ring index) is not below the tile's 128.
+// CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k16384_bm256_bn128_s3_g16_c128_su(
+// CHECK: nvvm.setmaxregister  increase 232
+// CHECK: %[[FIRST:[^ ]+]] = arith.divui %{{[^ ]+}}, %c3_i32 : i32
+// CHECK: %[[END:[^ ]+]] = arith.divui %{{.+}}, %c3_i32 : i32
+// CHECK: scf.for %[[R:[^ ]+]] = %[[FIRST]] to %[[END]] step
+// CHECK: %[[PH:[^ ]+]] = arith.andi %[[R]], %{{.+}} : i32
+// CHECK: %[[IN0:.+]] = arith.cmpi ult, %{{.+}}, %c128_i32 : i32
+// CHECK: scf.if %[[IN0]]
+// CHECK: nvvm.mbarrier.try_wait.parity %[[FULL0:[^ ]+]], %[[PH]]
+// CHECK-COUNT-2: dgemm.wgmma_tile
+// CHECK: %[[IN1:.+]] = arith.cmpi ult, %{{.+}}, %c128_i32 : i32
+// CHECK: scf.if %[[IN1]]
+// CHECK: %[[FULL1:[^ ]+]] = llvm.getelementptr %[[FULL0]][8]
+// CHECK: nvvm.mbarrier.try_wait.parity %[[FULL1]], %[[PH]]
+// CHECK-COUNT-2: dgemm.wgmma_tile
+// CHECK: %[[IN2:.+]] = arith.cmpi ult, %{{.+}}, %c128_i32 : i32
+// CHECK: scf.if %[[IN2]]
+// CHECK: %[[FULL2:[^ ]+]] = llvm.getelementptr %[[FULL0]][16]
+// CHECK: nvvm.mbarrier.try_wait.parity %[[FULL2]], %[[PH]]
+// CHECK-COUNT-2: dgemm.wgmma_tile
+// CHECK-NOT: dgemm.wgmma_tile
+// CHECK: scf.yield
+// CHECK: dgemm.epilogue_store
+// OFF-LABEL: llvm.func @dgemm_gemm_n7168_k16384_bm256_bn128_s3_g16_c128(
+// OFF: nvvm.setmaxregister  increase 232
+// OFF-COUNT-2: dgemm.wgmma_tile
+// OFF-NOT: dgemm.wgmma_tile
+// OFF: dgemm.epilogue_store
+// BAD: stage-unroll must be on or off, got 'sometimes'
+func.func @gemm(%a: memref<?x16384xf8E4M3FN>, %sa: memref<?x128xf32, strided<[1, ?]>>,
+    %b: memref<7168x16384xf8E4M3FN>, %sb: memref<56x128xf32>, %d: memref<?x7168xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x16384xf8E4M3FN>, memref<?x128xf32, strided<[1, ?]>>,
+      memref<7168x16384xf8E4M3FN>, memref<56x128xf32>) outs(%d : memref<?x7168xbf16>)
+      {config = #dgemm.config<block_m = 256, block_n = 128, stages = 3, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 128>, m_hint = 4096 : i64}
+  return
+}
