@@ -1,11 +1,11 @@
-// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s
-// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=consumer-registers=224 | FileCheck %s --check-prefix=R224
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=stage-unroll=off | FileCheck %s
+// RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=consumer-registers=224 stage-unroll=off" | FileCheck %s --check-prefix=R224
 // RUN: not dgemm-opt %s --dgemm-lower-to-kernel=consumer-registers=100 2>&1 | FileCheck %s --check-prefix=BADREGS
 // RUN: not dgemm-opt %s --dgemm-lower-to-kernel=epilogue-swizzle=maybe 2>&1 | FileCheck %s --check-prefix=BADSWIZZLE
-// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=epilogue-swizzle=off | FileCheck %s --check-prefix=NOSWIZZLE
+// RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=epilogue-swizzle=off stage-unroll=off" | FileCheck %s --check-prefix=NOSWIZZLE
 
 // consumer-registers overrides the split (and names the kernel after it).
-// R224: llvm.func @dgemm_gemm_n7168_k16384_bm256_bn128_s3_g16_c132_r224(
+// R224: llvm.func @dgemm_gemm_n7168_k16384_bm256_bn128_s3_g16_c132{{(_nsu)?}}_r224(
 // R224: nvvm.setmaxregister  decrease 56
 // R224: nvvm.setmaxregister  increase 224
 // BADREGS: consumer-registers must be 0 or a multiple of 8 in [128, 240], got 100
@@ -13,11 +13,11 @@
 // epilogue-swizzle=off: row-major staging (one box of 128 columns); at
 // K = 16384 the consumers then take 216 registers and the producer 72 (ptxas
 // spilled at 232 with row-major staging).
-// NOSWIZZLE-LABEL: llvm.func @dgemm_gemm_n7168_k16384_bm256_bn128_s3_g16_c132_r216(
+// NOSWIZZLE-LABEL: llvm.func @dgemm_gemm_n7168_k16384_bm256_bn128_s3_g16_c132{{(_nsu)?}}_r216(
 // NOSWIZZLE-SAME: {box = [128, 256], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, swizzle = 0 : i64}
 // NOSWIZZLE: nvvm.setmaxregister  decrease 72
 // NOSWIZZLE: nvvm.setmaxregister  increase 216
-// NOSWIZZLE-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm256_bn128_s3_g16_c128(
+// NOSWIZZLE-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm256_bn128_s3_g16_c128{{(_nsu)?}}(
 // NOSWIZZLE-SAME: {box = [128, 256], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, swizzle = 0 : i64}
 
 // Block M 256 (two consumer warpgroups, two m64 row waves each): A boxes of
@@ -27,7 +27,7 @@
 // own total; the stage is released once, after the second wave's wgmmas;
 // the epilogue stores both totals as one 256-row tile, staged in swizzled
 // 64-column chunks; the consumers take 232 registers and the producer 40.
-// CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k16384_bm256_bn128_s3_g16_c132(
+// CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k16384_bm256_bn128_s3_g16_c132{{(_nsu)?}}(
 // CHECK-SAME: block_m = 256 : i64, block_n = 128 : i64
 // CHECK-SAME: {box = [128, 256], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64
 // CHECK-SAME: {box = [256, 1], dims = [0, 1], dtype = "f32", kind = "tensor_map", operand = 1 : i64
@@ -63,7 +63,7 @@ func.func @gemm_bm256(%a: memref<?x16384xf8E4M3FN>, %sa: memref<?x128xf32, strid
 
 // At K <= 4096 the usual (40, 232) split (faster there) and the swizzled
 // staging in 64-column chunks of 256 rows.
-// CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm256_bn128_s3_g16_c128(
+// CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm256_bn128_s3_g16_c128{{(_nsu)?}}(
 // CHECK-SAME: {box = [64, 256], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, swizzle = 128 : i64}
 // CHECK: nvvm.setmaxregister  decrease 40
 // CHECK: nvvm.setmaxregister  increase 232

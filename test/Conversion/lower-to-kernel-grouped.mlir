@@ -1,12 +1,12 @@
-// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=wgmma-parts=2 | FileCheck %s
-// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s --check-prefix=OFF
-// RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=wgmma-parts=2 masked-partial-store=direct" | FileCheck %s --check-prefix=DIRECT
+// RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=wgmma-parts=2 stage-unroll=off" | FileCheck %s
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=stage-unroll=off | FileCheck %s --check-prefix=OFF
+// RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=wgmma-parts=2 masked-partial-store=direct stage-unroll=off" | FileCheck %s --check-prefix=DIRECT
 
 // Contiguous grouped GEMM: the normal kernel with B [G, N, K] through a 3-D
 // tensor map (coordinates k0, n0, group), the group of each M block read
 // from m_indices, padding blocks (-1) skipped in both roles, and the B
 // scales of the block's group.
-// CHECK-LABEL: llvm.func @dgemm_grouped_contiguous_g4_n4096_k7168_bm128_bn192_s4_g16_c131_p2(
+// CHECK-LABEL: llvm.func @dgemm_grouped_contiguous_g4_n4096_k7168_bm128_bn192_s4_g16_c131_p2{{(_nsu)?}}(
 // Tensor maps of A, A scales, B and D; the B-scale pointer, M_sum, m_indices.
 // CHECK-SAME: %{{.+}}: !llvm.ptr<1>, %[[M:.+]]: i32, %[[IDX:.+]]: !llvm.ptr<1>)
 // CHECK-SAME: dgemm.launch = {block = 384 : i64, block_m = 128 : i64, block_n = 192 : i64, cluster = 1 : i64, dynamic_smem = 215552 : i64, groups = 4 : i64, k = 7168 : i64, layout = 1 : i64, max_ctas = 131 : i64, n = 4096 : i64
@@ -52,7 +52,7 @@ func.func @contiguous(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided
 // group's ceil(min(masked_m[g], M_max) / 128) * 32 tiles; a tile wholly
 // below masked_m[g] is stored by TMA at (n0, m0, g), one that crosses it
 // straight from registers for its rows below masked_m[g].
-// CHECK-LABEL: llvm.func @dgemm_grouped_masked_g4_n4096_k7168_bm128_bn128_s5_g16_c128_p2(
+// CHECK-LABEL: llvm.func @dgemm_grouped_masked_g4_n4096_k7168_bm128_bn128_s5_g16_c128_p2{{(_nsu)?}}(
 // CHECK-SAME: %[[MMAX:arg5]]: i32, %[[MM:arg6]]: !llvm.ptr<1>, %[[DPTR:arg7]]: !llvm.ptr<1>)
 // CHECK-SAME: groups = 4 : i64, k = 7168 : i64, layout = 2 : i64
 // CHECK-SAME: {box = [128, 128, 1], dims = [2, 1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}
@@ -94,7 +94,7 @@ func.func @contiguous(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided
 // CHECK: %[[ROWS:.+]] = arith.subi %{{.+}}, %{{.+}} : i32
 // CHECK: dgemm.epilogue_store(%{{.+}}#1, %{{.+}}#2), %{{.+}}, %arg3[%{{.+}}, %{{.+}}, %{{.+}}] tid %{{.+}} rows %[[ROWS]] at %[[DPTR]][%arg5] : !llvm.ptr<1> {block_m = 128 : i32, block_n = 128 : i32, consumers = 2 : i32, ld = 4096 : i32, swizzle = 128 : i32}
 // With masked-partial-store=direct: TMA store when whole, else from registers.
-// DIRECT-LABEL: llvm.func @dgemm_grouped_masked_g4_n4096_k7168_bm128_bn128_s5_g16_c128_mca_p2_pd(
+// DIRECT-LABEL: llvm.func @dgemm_grouped_masked_g4_n4096_k7168_bm128_bn128_s5_g16_c128_mca_p2_pd{{(_nsu)?}}(
 // DIRECT: nvvm.setmaxregister increase 232
 // DIRECT: nvvm.barrier id = %c2_i32
 // DIRECT: %[[ROWS:.+]] = arith.subi %{{.+}}, %{{.+}} : i32
@@ -118,7 +118,7 @@ func.func @masked(%a: memref<4x256x7168xf8E4M3FN>, %sa: memref<4x256x56xf32, str
 // pairs of tiles (16 per M block), each CTA takes the pair's tile rank + 2
 // * n and loads half of A's rows (a 64-row box, at m0 + 64 * rank) with
 // the group coordinate into both CTAs.
-// CHECK-LABEL: llvm.func @dgemm_grouped_masked_g4_n4096_k7168_bm128_bn128_s5_g16_c128_mca_p2(
+// CHECK-LABEL: llvm.func @dgemm_grouped_masked_g4_n4096_k7168_bm128_bn128_s5_g16_c128_mca_p2{{(_nsu)?}}(
 // CHECK-SAME: {box = [128, 64, 1], dims = [2, 1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}
 // CHECK: nvvm.read.ptx.sreg.cluster.ctarank
 // CHECK: arith.muli %{{.+}}, %c16_i32
@@ -142,7 +142,7 @@ func.func @masked_multicast(%a: memref<4x256x7168xf8E4M3FN>, %sa: memref<4x256x5
 // A masked tile wider than the matrix (block_n 104 > N 96): the row store
 // predicates columns, so it lowers (fuzz/gen_gemm_ops.py found the lowering
 // failing inside the store op's verifier, which required ld >= block_n).
-// CHECK-LABEL: llvm.func @dgemm_grouped_masked_g8_n96_k896_bm128_bn104_s2_g2_c64(
+// CHECK-LABEL: llvm.func @dgemm_grouped_masked_g8_n96_k896_bm128_bn104_s2_g2_c64{{(_nsu)?}}(
 // CHECK: dgemm.epilogue_store({{.*}} rows {{.*}} {block_m = 128 : i32, block_n = 104 : i32, consumers = 2 : i32, ld = 96 : i32}
 func.func @masked_block_n_over_n(%a: memref<8x7x896xf8E4M3FN>, %sa: memref<8x7x7xf32, strided<[56, 1, 8]>>,
     %b: memref<8x96x896xf8E4M3FN>, %sb: memref<8x1x7xf32>, %g: memref<8xi32>, %d: memref<8x7x96xbf16>) {
@@ -158,7 +158,7 @@ func.func @masked_block_n_over_n(%a: memref<8x7x896xf8E4M3FN>, %sa: memref<8x7x7
 // The contiguous layout given by offsets: the kernel copies offsets[G] to
 // shared memory and finds each M block's group by scanning the end rows
 // (layout 6 in the contract).
-// OFF-LABEL: llvm.func @dgemm_grouped_contiguous_offsets_g4_n7168_k2048_bm128_bn192_s4_g16_c128(
+// OFF-LABEL: llvm.func @dgemm_grouped_contiguous_offsets_g4_n7168_k2048_bm128_bn192_s4_g16_c128{{(_nsu)?}}(
 // OFF-SAME: groups = 4 : i64, k = 2048 : i64, layout = 6 : i64
 // OFF: llvm.store %{{.+}}, %{{.+}} : i32, !llvm.ptr<3>
 // OFF: scf.while

@@ -20,7 +20,7 @@
 // COST: scf.while
 // COST: arith.cmpi eq, %{{.+}}, %[[G]] : i32
 // COST-LABEL: llvm.func @dgemm_grouped_masked_g2_n7168_k2048_bm256_bn128_s3_g16_c112_wc(
-// COST-NOT: llvm.inline_asm "mov.b32
+// COST-NOT: llvm.inline_asm "mov.b32 $0, $1;"
 func.func @masked_one_group(%a: memref<1x1024x2048xf8E4M3FN>, %sa: memref<1x1024x16xf32, strided<[16384, 1, 1024]>>,
     %b: memref<1x7168x2048xf8E4M3FN>, %sb: memref<1x56x16xf32>, %g: memref<1xi32>, %d: memref<1x1024x7168xbf16>) {
   dgemm.grouped_gemm #dgemm.grouped<masked>
@@ -33,7 +33,7 @@ func.func @masked_one_group(%a: memref<1x1024x2048xf8E4M3FN>, %sa: memref<1x1024
 
 // Two groups: the count stays a constant.
 // CHECK-LABEL: llvm.func @dgemm_grouped_masked_g2_n7168_k2048_bm256_bn128_s3_g16_c112(
-// CHECK-NOT: llvm.inline_asm "mov.b32
+// CHECK-NOT: llvm.inline_asm "mov.b32 $0, $1;"
 // CHECK: llvm.return
 func.func @masked_two_groups(%a: memref<2x512x2048xf8E4M3FN>, %sa: memref<2x512x16xf32, strided<[8192, 1, 512]>>,
     %b: memref<2x7168x2048xf8E4M3FN>, %sb: memref<2x56x16xf32>, %g: memref<2xi32>, %d: memref<2x512x7168xbf16>) {

@@ -1,5 +1,7 @@
-// RUN: dgemm-opt %s --dgemm-lower-to-kernel=stage-unroll=on --canonicalize --cse | FileCheck %s
-// RUN: dgemm-opt %s --dgemm-lower-to-kernel | FileCheck %s --check-prefix=OFF
+// RUN: dgemm-opt %s --dgemm-lower-to-kernel --canonicalize --cse | FileCheck %s
+// RUN: dgemm-opt %s --dgemm-lower-to-kernel=stage-unroll=off | FileCheck %s --check-prefix=OFF
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s --check-prefix=AUTO
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=stage-unroll=on | FileCheck %s --check-prefix=FORCED
 // RUN: not dgemm-opt %s --dgemm-lower-to-kernel=stage-unroll=sometimes 2>&1 | FileCheck %s --check-prefix=BAD
 
 // The consumers' K loop in rounds of `stages` (3) K blocks: the rounds
@@ -7,7 +9,9 @@
 // three copies of the K block, copy j on ring slot j (its full barrier at
 // a constant offset from slot 0's), parity round & 1, each copy skipped
 // when its K block (round * 3 + j - ring index) is not below the tile's 128.
-// CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k16384_bm256_bn128_s3_g16_c128_su(
+// The default ('auto') for kernels of one K block per iteration with at
+// least 8 K blocks; the kernel name says where the option overrides it.
+// CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k16384_bm256_bn128_s3_g16_c128(
 // CHECK: nvvm.setmaxregister  increase 232
 // CHECK: %[[FIRST:[^ ]+]] = arith.divui %{{[^ ]+}}, %c3_i32 : i32
 // CHECK: %[[END:[^ ]+]] = arith.divui %{{.+}}, %c3_i32 : i32
@@ -30,16 +34,31 @@
 // CHECK-NOT: dgemm.wgmma_tile
 // CHECK: scf.yield
 // CHECK: dgemm.epilogue_store
-// OFF-LABEL: llvm.func @dgemm_gemm_n7168_k16384_bm256_bn128_s3_g16_c128(
+// OFF-LABEL: llvm.func @dgemm_gemm_n7168_k16384_bm256_bn128_s3_g16_c128_nsu(
 // OFF: nvvm.setmaxregister  increase 232
 // OFF-COUNT-2: dgemm.wgmma_tile
 // OFF-NOT: dgemm.wgmma_tile
 // OFF: dgemm.epilogue_store
-// BAD: stage-unroll must be on or off, got 'sometimes'
+// BAD: stage-unroll must be auto, on or off, got 'sometimes'
 func.func @gemm(%a: memref<?x16384xf8E4M3FN>, %sa: memref<?x128xf32, strided<[1, ?]>>,
     %b: memref<7168x16384xf8E4M3FN>, %sb: memref<56x128xf32>, %d: memref<?x7168xbf16>) {
   dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x16384xf8E4M3FN>, memref<?x128xf32, strided<[1, ?]>>,
       memref<7168x16384xf8E4M3FN>, memref<56x128xf32>) outs(%d : memref<?x7168xbf16>)
       {config = #dgemm.config<block_m = 256, block_n = 128, stages = 3, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 128>, m_hint = 4096 : i64}
+  return
+}
+
+// -----
+
+// 4 K blocks: not by default (measured 3% slower at 4096x32768x512).
+// AUTO-LABEL: llvm.func @dgemm_gemm_n32768_k512_bm128_bn192_s4_g16_c128(
+// AUTO-NOT: nvvm.shfl.sync
+// FORCED-LABEL: llvm.func @dgemm_gemm_n32768_k512_bm128_bn192_s4_g16_c128_su(
+// FORCED: nvvm.shfl.sync
+func.func @short_k(%a: memref<?x512xf8E4M3FN>, %sa: memref<?x4xf32, strided<[1, ?]>>,
+    %b: memref<32768x512xf8E4M3FN>, %sb: memref<256x4xf32>, %d: memref<?x32768xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x512xf8E4M3FN>, memref<?x4xf32, strided<[1, ?]>>,
+      memref<32768x512xf8E4M3FN>, memref<256x4xf32>) outs(%d : memref<?x32768xbf16>)
+      {config = #dgemm.config<block_m = 128, block_n = 192, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 128>, m_hint = 4096 : i64}
   return
 }

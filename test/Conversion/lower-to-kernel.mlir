@@ -1,10 +1,10 @@
-// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=wgmma-parts=2 | FileCheck %s
-// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s --check-prefix=ONE
+// RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=wgmma-parts=2 stage-unroll=off" | FileCheck %s
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=stage-unroll=off | FileCheck %s --check-prefix=ONE
 // RUN: not dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=wgmma-parts=0 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: wgmma-parts must be in [1, 8], got 0
 
 // By default (wgmma-parts=1), one chain over all 160 columns and one wait.
-// ONE-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm128_bn160_s5_g16_c131(
+// ONE-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm128_bn160_s5_g16_c131{{(_nsu)?}}(
 // ONE: nvvm.wgmma.fence.aligned
 // ONE-NEXT: dgemm.wgmma_tile %{{.+}}, %{{.+}} {n = 160 : i32}
 // ONE-NEXT: nvvm.wgmma.commit.group.sync.aligned
@@ -16,7 +16,7 @@
 // CHECK-NOT: func.func @gemm_m4096_n7168_k2048_e4m3
 // CHECK: gpu.module @dgemm_kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">]
 // CHECK: llvm.mlir.global external @dgemm_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
-// CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm128_bn160_s5_g16_c131_p2(
+// CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm128_bn160_s5_g16_c131_p2{{(_nsu)?}}(
 // Tensor maps by value, then the B-scale pointer and M.
 // CHECK-SAME: %[[MAPA:.+]]: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}
 // CHECK-SAME: %{{.+}}: !llvm.ptr<1>, %[[M:.+]]: i32)
@@ -83,7 +83,7 @@ func.func @gemm_m4096_n7168_k2048_e4m3(%a: memref<?x2048xf8E4M3FN>, %sa: memref<
 // Block M 64: one consumer warpgroup, 256 threads, setmaxnreg (24, 240).
 // Two ops with one config share one kernel. (At K = 7168 this tile would
 // take the K split over two warpgroups: lower-to-kernel-k-split.mlir.)
-// CHECK-LABEL: llvm.func @dgemm_gemm_n2112_k2048_bm64_bn16_s8_g1_c132(
+// CHECK-LABEL: llvm.func @dgemm_gemm_n2112_k2048_bm64_bn16_s8_g1_c132{{(_nsu)?}}(
 // CHECK-SAME: dgemm.launch = {block = 256 : i64
 // CHECK: nvvm.setmaxregister decrease 24
 // CHECK: nvvm.setmaxregister increase 240
@@ -107,7 +107,7 @@ func.func @gemm_m64_n2112_k2048_e4m3(%a: memref<64x2048xf8E4M3FN>, %sa: memref<6
 // CTAs' consumer warps, releases go to both CTAs through mapa, and cluster
 // barriers follow the ring's initialisation and precede the exit. The remote
 // arrive is a CTA-scope release (a cluster-scope one flushes every K block).
-// CHECK-LABEL: llvm.func @dgemm_gemm_n4096_k7168_bm128_bn128_s5_g16_c128_mca_p2(
+// CHECK-LABEL: llvm.func @dgemm_gemm_n4096_k7168_bm128_bn128_s5_g16_c128_mca_p2{{(_nsu)?}}(
 // CHECK-SAME: dgemm.launch = {block = 384 : i64, block_m = 128 : i64, block_n = 128 : i64, cluster = 2 : i64
 // CHECK-SAME: {box = [128, 64], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}
 // Block N 128 (a multiple of 64): D is staged in swizzled 64-column chunks,
@@ -140,7 +140,7 @@ func.func @gemm_m4096_n4096_k7168_mca(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?
 
 // K = 2048 <= 4096 and block N a multiple of 64: D is staged in 64-column
 // chunks with 128-byte swizzle and leaves as 64-column boxes.
-// CHECK-LABEL: llvm.func @dgemm_gemm_n4096_k2048_bm128_bn128_s5_g16_c128_p2(
+// CHECK-LABEL: llvm.func @dgemm_gemm_n4096_k2048_bm128_bn128_s5_g16_c128_p2{{(_nsu)?}}(
 // CHECK-SAME: {box = [64, 128], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, swizzle = 128 : i64}
 // CHECK: dgemm.epilogue_store
 // CHECK-SAME: swizzle = 128 : i32

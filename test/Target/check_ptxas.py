@@ -4,7 +4,12 @@ make a kernel slow or wrong without an error: register spills, setmaxnreg
 ignored (C7508), serialized wgmma (C75xx "... wgmma ... serialized"), stack
 frames, or any other ptxas warning. Prints registers per kernel.
 
-  check_ptxas.py PTXAS DIR_OR_FILE...
+  check_ptxas.py PTXAS [--allow-spills REGEX=BYTES]... DIR_OR_FILE...
+
+--allow-spills lets kernels whose name matches REGEX (whole name) spill at
+most BYTES bytes of stores and of loads (a stack frame of that size too):
+for kernels whose spills are known to lie outside the K loop and were
+measured not to cost (the test says where).
 """
 import os
 import re
@@ -12,7 +17,16 @@ import subprocess
 import sys
 
 
-def main(ptxas, paths):
+def main(ptxas, args):
+    allowed = []
+    paths = []
+    while args:
+        a = args.pop(0)
+        if a == "--allow-spills":
+            regex, limit = args.pop(0).rsplit("=", 1)
+            allowed.append((re.compile(regex), int(limit)))
+        else:
+            paths.append(a)
     files = []
     for p in paths:
         if os.path.isdir(p):
@@ -43,8 +57,12 @@ def main(ptxas, paths):
                 bad += 1
             m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", line)
             if m and any(int(x) for x in m.groups()):
-                print("FAIL %s: %s" % (name, line.strip()))
-                bad += 1
+                limit = next((n for r, n in allowed if name and r.fullmatch(name)), None)
+                if limit is not None and all(int(x) <= limit for x in m.groups()):
+                    print("allowed %s: %s" % (name, line.strip()))
+                else:
+                    print("FAIL %s: %s" % (name, line.strip()))
+                    bad += 1
             m = re.search(r"Used (\d+) registers", line)
             if m:
                 print("kernel %s: %s registers" % (name, m.group(1)))

@@ -10,8 +10,9 @@
 // RUN: diff %t/a/dgemm_kernels.ptx %t/b/dgemm_kernels.ptx
 
 // Promotion: 128 f32 FMAs per thread per K block (block M 256, block N
-// 128: two row waves of 64 registers).
-// PROMOTE-COUNT-128: fma.rn.f32
+// 128: two row waves of 64 registers), in each of the stage-unrolled K
+// loop's 3 copies of the K block.
+// PROMOTE-COUNT-384: fma.rn.f32
 // PROMOTE-NOT: fma.rn.f32
 
 // CHECK: .target sm_90a

@@ -116,19 +116,29 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "multiple of 64), where "
            "ptxas spills with it">,
     Option<"uniformWarpgroup", "uniform-warpgroup", "std::string",
-           /*default=*/"\"off\"",
+           /*default=*/"\"auto\"",
            "'on' takes the warpgroup index (thread index / 128) from lane 0 "
            "of each warp (shfl.sync.idx), which ptxas knows to be "
            "warp-uniform, so that the A tile's wgmma descriptors can be "
-           "computed in uniform registers; 'off': the plain division">,
+           "computed in uniform registers; 'off': the plain division; "
+           "'auto' (the default): on where the K loop is stage-unrolled">,
     Option<"stageUnroll", "stage-unroll", "std::string",
-           /*default=*/"\"off\"",
+           /*default=*/"\"auto\"",
            "'on' runs the consumers' K loop in rounds of `stages` K blocks, "
            "ring slot j in the j-th copy of the body (a copy outside the "
            "tile's K blocks skipped), so that stage addresses and wgmma "
            "descriptors are constants; for kernels that take one K block "
            "per iteration without a K split. 'off': one K block per "
-           "iteration, the slot computed from the ring counter">,
+           "iteration, the slot computed from the ring counter. 'auto' (the "
+           "default): on for such kernels with at least 8 K blocks, a bf16 "
+           "D and 128x128 B scales">,
+    Option<"pinDescriptors", "pin-descriptors", "std::string",
+           /*default=*/"\"auto\"",
+           "Stage-unrolled K loop: 'on' adds an opaque 0 (inline PTX) to each "
+           "copy's tile pointers, so that LLVM computes the wgmma descriptors "
+           "in the copy instead of hoisting those of every slot out of the "
+           "loop; 'off': hoisted; 'auto' (the default): on for the masked "
+           "layout">,
     Option<"maskedWalk", "masked-walk", "std::string", /*default=*/"\"groups\"",
            "Masked layout, the order in which the CTAs take the tiles: "
            "'groups' (the default) walks each group's M blocks in turn; "

@@ -988,6 +988,11 @@ private:
             b.setInsertionPointToStart(inTile.thenBlock());
             KBlockStage st = waitStage(k.c32(j), phase, kb, rowWg, r0, r1,
                                        sfbRows, oneBlock, threeBlocks);
+            if (l.pinDescriptors) {
+              Value zero = k.opaqueZeroHere();
+              st.aTile = k.byteAt(st.aTile, zero);
+              st.bTile = k.byteAt(st.bTile, zero);
+            }
             scf::YieldOp::create(b, loc, kBlock(st, cur));
             b.setInsertionPointToStart(inTile.elseBlock());
             scf::YieldOp::create(b, loc, cur);

@@ -89,6 +89,19 @@ public:
         .getResult(0);
   }
 
+  /// 0 from an inline PTX move that LLVM can neither fold nor hoist out
+  /// of a conditional block (inline assembly is not speculatable); ptxas
+  /// sees the constant.
+  Value opaqueZeroHere() {
+    return LLVM::InlineAsmOp::create(
+               b, loc, i32, ValueRange{}, "mov.b32 $0, 0;", "=r",
+               /*has_side_effects=*/false, /*is_align_stack=*/false,
+               LLVM::tailcallkind::TailCallKind::None,
+               /*asm_dialect=*/LLVM::AsmDialectAttr(),
+               /*operand_attrs=*/ArrayAttr())
+        .getResult(0);
+  }
+
   OpBuilder &b;
   Location loc;
   Type i1, i8, i32, i64, f32;

@@ -89,6 +89,16 @@ struct KernelLayout {
   /// descriptors are constants (dgemm-lower-to-kernel{stage-unroll}; K
   /// blocks one at a time, no K split).
   bool stageUnrolled = false;
+  /// stageUnrolled / uniformWarpgroup set against their options' 'auto'
+  /// rule (the kernel name then ends in _su or _nsu, _uw or _nuw).
+  bool stageUnrollOverride = false;
+  /// Stage-unrolled: each copy's tile pointers plus an opaque 0, so that
+  /// LLVM computes the wgmma descriptors in the copy instead of hoisting
+  /// those of every slot out of the loop (dgemm-lower-to-kernel
+  /// {pin-descriptors}); pinOverride: set against 'auto' (_pin / _npin).
+  bool pinDescriptors = false;
+  bool pinOverride = false;
+  bool uniformWarpgroupOverride = false;
   /// 128 when the epilogue stages D in 64-column chunks with 128-byte
   /// swizzle (block N a multiple of 64; f32: 32-column chunks, block N a
   /// multiple of 32), else 0 (row-major staging).

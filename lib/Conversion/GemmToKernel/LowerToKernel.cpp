@@ -127,8 +127,9 @@ static std::string kernelName(const KernelLayout &l) {
          hintSuffix("_ha", l.l2HintA) +
          hintSuffix("_hb", l.l2HintB) +
          (l.maskedStoreOverride ? (l.maskedStaged ? "_ps" : "_pd") : "") +
-         (l.costWalk ? "_wc" : "") + (l.uniformWarpgroup ? "_uw" : "") +
-         (l.stageUnrolled ? "_su" : "") +
+         (l.costWalk ? "_wc" : "") + (l.uniformWarpgroupOverride ? (l.uniformWarpgroup ? "_uw" : "_nuw") : "") +
+         (l.stageUnrollOverride ? (l.stageUnrolled ? "_su" : "_nsu") : "") +
+         (l.pinOverride ? (l.pinDescriptors ? "_pin" : "_npin") : "") +
          (l.consumerRegs != ::dgemm::consumerRegisterBudget(l.consumers)
               ? "_r" + std::to_string(l.consumerRegs)
               : "");
@@ -192,8 +193,10 @@ struct LowerToKernelPass
           notOneOf("masked-partial-store", maskedPartialStore,
                    {"auto", "staged", "direct"}),
           notOneOf("masked-walk", maskedWalk, {"groups", "cost"}),
-          notOneOf("uniform-warpgroup", uniformWarpgroup, {"on", "off"}),
-          notOneOf("stage-unroll", stageUnroll, {"on", "off"})}) {
+          notOneOf("uniform-warpgroup", uniformWarpgroup,
+                   {"auto", "on", "off"}),
+          notOneOf("stage-unroll", stageUnroll, {"auto", "on", "off"}),
+          notOneOf("pin-descriptors", pinDescriptors, {"auto", "on", "off"})}) {
       if (!why.empty()) {
         getOperation().emitError() << why;
         return signalPassFailure();
@@ -305,7 +308,6 @@ struct LowerToKernelPass
         layout.producerRegs = 504 - 2 * consumerRegisters;
       }
       layout.costWalk = layout.masked() && maskedWalk == "cost";
-      layout.uniformWarpgroup = uniformWarpgroup == "on";
       // Two K blocks per iteration: one row wave, one part, block-scaled B,
       // no turns between the consumers, no split tail, and room for two
       // fresh fragments and the total (3 * BN/2 f32 and the reserve).
@@ -315,9 +317,43 @@ struct LowerToKernelPass
           3 * layout.blockN / 2 + 40 <= layout.consumerRegs)
         layout.kUnroll = 2;
       // Stage-unrolled K loop: one K block per iteration, no K split, no
-      // split tail (its share of K starts mid-tile).
-      layout.stageUnrolled = stageUnroll == "on" && layout.kUnroll == 1 &&
-                             !layout.kSplit && !layout.tailSplit;
+      // split tail (its share of K starts mid-tile). Auto: with at least 8
+      // K blocks, bf16 output and block-scaled B (the weight gradients'
+      // kernels were not measured with it), together with the warpgroup
+      // index through lane 0. Measured on the H200 (bench/results/
+      // 2026-12-02-d99f440-ab-lower-*-stage-unroll.log, each variant
+      // checked): 4096x7168x16384 1354 -> 1441 TFLOPS, 4096x4096x7168 1293
+      // -> 1377, 4096x7168x2048 1163 -> 1219, 128x192 tiles +0-1.5%,
+      // masked 256x128 -2..+3%, contiguous +0.5-1%; with 4 K blocks
+      // (4096x32768x512) 3% slower; stage-unrolled without the uniform
+      // warpgroup index 1-10% slower.
+      bool unrollable = layout.kUnroll == 1 && !layout.kSplit &&
+                        !layout.tailSplit;
+      bool autoUnroll = unrollable && layout.kBlocks >= 8 &&
+                        !layout.perRowB && !layout.f32Out &&
+                        !layout.kGrouped();
+      layout.stageUnrolled =
+          unrollable && (stageUnroll == "on" ||
+                         (stageUnroll == "auto" && autoUnroll));
+      layout.uniformWarpgroup =
+          uniformWarpgroup == "on" ||
+          (uniformWarpgroup == "auto" && layout.stageUnrolled);
+      // Pinned descriptors: auto for the masked layout, whose stage-unrolled
+      // 256x128 kernels otherwise spilled inside the K loop (the hoisted
+      // descriptors of all slots did not fit the uniform registers) and
+      // ran 2-4% slower than pinned on the H200 (bench/results/2026-12-02-
+      // *-ab-lower-masked-pin.log); the normal kernels ran 2-3% slower
+      // pinned (their hoisted descriptors fit).
+      bool autoPin = layout.masked();
+      layout.pinDescriptors =
+          layout.stageUnrolled &&
+          (pinDescriptors == "on" || (pinDescriptors == "auto" && autoPin));
+      layout.pinOverride =
+          layout.stageUnrolled && layout.pinDescriptors != autoPin;
+      // The kernel name says where an option overrode auto.
+      layout.stageUnrollOverride = layout.stageUnrolled != autoUnroll;
+      layout.uniformWarpgroupOverride =
+          layout.uniformWarpgroup != layout.stageUnrolled;
       // "evict-first" -> "evict_first" (PTX's spelling); "none" -> "".
       auto hint = [](StringRef option) {
         return option == "none" ? std::string()
