@@ -22,6 +22,13 @@
 //                so promoting part p overlaps the tensor cores on part p+1
 //       epilogue_store(total) -> D[m0.., n0..]   (the TMA store drains while
 //                                                 the next tile runs)
+//   Stage-unrolled (the default for kernels of one K block per iteration
+//   with at least 8 K blocks): the consumers' K loop runs rounds r of S
+//   copies of the K block, copy j on ring slot j with parity r & 1, each
+//   skipped when its K block r*S + j - it lies outside the tile, so that
+//   stage addresses and wgmma descriptors are constants; the warpgroup
+//   index comes from lane 0 (shfl) so that ptxas keeps the loop on the
+//   uniform datapath (docs/kernel.md, "Stage-unrolled K loop").
 //   Block M 256 (two consumers, two row waves): per K block each consumer
 //   runs the above for its rows 64w.. (wave 0), then for the rows 128
 //   further down (wave 1), the second wave's fresh fragment reusing the
