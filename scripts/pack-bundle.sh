@@ -11,7 +11,10 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/dgemm/bin" "$stage/dgemm/lib"
 cp "$build/lib/libdgemm.so" "$stage/dgemm/lib/"
+# The tools (not the libFuzzer targets a -DDGEMM_FUZZ=ON build also has:
+# they link libstdc++ and are no use on the GPU machine).
 for t in "$build"/bin/dgemm-*; do
+  case $(basename "$t") in dgemm-fuzz-*) continue ;; esac
   [ -x "$t" ] && cp "$t" "$stage/dgemm/bin/"
 done
 strip --strip-unneeded "$stage/dgemm/lib/libdgemm.so" "$stage"/dgemm/bin/*

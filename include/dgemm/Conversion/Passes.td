@@ -134,11 +134,11 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "D and 128x128 B scales">,
     Option<"pinDescriptors", "pin-descriptors", "std::string",
            /*default=*/"\"auto\"",
-           "Stage-unrolled K loop: 'on' adds an opaque 0 (inline PTX) to each "
-           "copy's tile pointers, so that LLVM computes the wgmma descriptors "
-           "in the copy instead of hoisting those of every slot out of the "
-           "loop; 'off': hoisted; 'auto' (the default): on for the masked "
-           "layout">,
+           "Stage-unrolled K loop: 'a' adds an opaque 0 (inline PTX) to each "
+           "copy's A tile pointer, 'on' to its A and B tile pointers, so that "
+           "LLVM computes those wgmma descriptors in the copy instead of "
+           "hoisting those of every slot out of the loop; 'off': hoisted; "
+           "'auto' (the default): 'a' for the masked layout, else 'off'">,
     Option<"maskedWalk", "masked-walk", "std::string", /*default=*/"\"groups\"",
            "Masked layout, the order in which the CTAs take the tiles: "
            "'groups' (the default) walks each group's M blocks in turn; "

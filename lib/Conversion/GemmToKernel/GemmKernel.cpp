@@ -998,7 +998,8 @@ private:
             if (l.pinDescriptors) {
               Value zero = k.opaqueZeroHere();
               st.aTile = k.byteAt(st.aTile, zero);
-              st.bTile = k.byteAt(st.bTile, zero);
+              if (l.pinDescriptorsB)
+                st.bTile = k.byteAt(st.bTile, zero);
             }
             scf::YieldOp::create(b, loc, kBlock(st, cur));
             b.setInsertionPointToStart(inTile.elseBlock());

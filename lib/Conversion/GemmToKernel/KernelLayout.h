@@ -92,11 +92,13 @@ struct KernelLayout {
   /// stageUnrolled / uniformWarpgroup set against their options' 'auto'
   /// rule (the kernel name then ends in _su or _nsu, _uw or _nuw).
   bool stageUnrollOverride = false;
-  /// Stage-unrolled: each copy's tile pointers plus an opaque 0, so that
-  /// LLVM computes the wgmma descriptors in the copy instead of hoisting
-  /// those of every slot out of the loop (dgemm-lower-to-kernel
-  /// {pin-descriptors}); pinOverride: set against 'auto' (_pin / _npin).
+  /// Stage-unrolled: each copy's A tile pointer (pinDescriptorsB: and B's)
+  /// plus an opaque 0, so that LLVM computes those wgmma descriptors in the
+  /// copy instead of hoisting those of every slot out of the loop
+  /// (dgemm-lower-to-kernel{pin-descriptors}); pinOverride: set against
+  /// 'auto' (kernel name _pina / _pin / _npin).
   bool pinDescriptors = false;
+  bool pinDescriptorsB = false;
   bool pinOverride = false;
   bool uniformWarpgroupOverride = false;
   /// 128 when the epilogue stages D in 64-column chunks with 128-byte

@@ -129,7 +129,10 @@ static std::string kernelName(const KernelLayout &l) {
          (l.maskedStoreOverride ? (l.maskedStaged ? "_ps" : "_pd") : "") +
          (l.costWalk ? "_wc" : "") + (l.uniformWarpgroupOverride ? (l.uniformWarpgroup ? "_uw" : "_nuw") : "") +
          (l.stageUnrollOverride ? (l.stageUnrolled ? "_su" : "_nsu") : "") +
-         (l.pinOverride ? (l.pinDescriptors ? "_pin" : "_npin") : "") +
+         (l.pinOverride ? (l.pinDescriptorsB  ? "_pin"
+                           : l.pinDescriptors ? "_pina"
+                                              : "_npin")
+                       : "") +
          (l.consumerRegs != ::dgemm::consumerRegisterBudget(l.consumers)
               ? "_r" + std::to_string(l.consumerRegs)
               : "");
@@ -196,7 +199,7 @@ struct LowerToKernelPass
           notOneOf("uniform-warpgroup", uniformWarpgroup,
                    {"auto", "on", "off"}),
           notOneOf("stage-unroll", stageUnroll, {"auto", "on", "off"}),
-          notOneOf("pin-descriptors", pinDescriptors, {"auto", "on", "off"})}) {
+          notOneOf("pin-descriptors", pinDescriptors, {"auto", "a", "on", "off"})}) {
       if (!why.empty()) {
         getOperation().emitError() << why;
         return signalPassFailure();
@@ -338,18 +341,25 @@ struct LowerToKernelPass
       layout.uniformWarpgroup =
           uniformWarpgroup == "on" ||
           (uniformWarpgroup == "auto" && layout.stageUnrolled);
-      // Pinned descriptors: auto for the masked layout, whose stage-unrolled
-      // 256x128 kernels otherwise spilled inside the K loop (the hoisted
-      // descriptors of all slots did not fit the uniform registers) and
-      // ran 2-4% slower than pinned on the H200 (bench/results/2026-12-02-
-      // *-ab-lower-masked-pin.log); the normal kernels ran 2-3% slower
-      // pinned (their hoisted descriptors fit).
+      // Pinned descriptors: auto pins the A tile for the masked layout,
+      // whose stage-unrolled 256x128 kernels otherwise spilled inside the
+      // K loop (the hoisted descriptors of all slots did not fit the
+      // uniform registers beside the walk's state). Pinning both tiles
+      // ran 2-4% faster than none there on the H200 (bench/results/
+      // 2026-12-02-d99f440+auto-ab-lower-masked-pin.log) but kept 48
+      // R2UR per round; with A alone the round loop has none and 14% fewer
+      // instructions (SASS; measured in 2026-12-02-*-ab-lower-masked-pina.log).
+      // The normal kernels ran 2-3% slower with both pinned: hoisted.
       bool autoPin = layout.masked();
       layout.pinDescriptors =
           layout.stageUnrolled &&
-          (pinDescriptors == "on" || (pinDescriptors == "auto" && autoPin));
+          (pinDescriptors == "on" || pinDescriptors == "a" ||
+           (pinDescriptors == "auto" && autoPin));
+      layout.pinDescriptorsB =
+          layout.pinDescriptors && pinDescriptors == "on";
       layout.pinOverride =
-          layout.stageUnrolled && layout.pinDescriptors != autoPin;
+          layout.stageUnrolled &&
+          (layout.pinDescriptors != autoPin || layout.pinDescriptorsB);
       // The kernel name says where an option overrode auto.
       layout.stageUnrollOverride = layout.stageUnrolled != autoUnroll;
       layout.uniformWarpgroupOverride =
