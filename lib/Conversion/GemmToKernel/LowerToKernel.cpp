@@ -348,7 +348,10 @@ struct LowerToKernelPass
       // ran 2-4% faster than none there on the H200 (bench/results/
       // 2026-12-02-d99f440+auto-ab-lower-masked-pin.log) but kept 48
       // R2UR per round; with A alone the round loop has none and 14% fewer
-      // instructions (SASS; measured in 2026-12-02-*-ab-lower-masked-pina.log).
+      // instructions (SASS), and it ran 1-3% faster than both pinned, 2-7%
+      // faster than none (2026-12-02-8b638f6-ab-lower-masked-pina.log:
+      // G1 m1024 K2048 950 / 924 / 891 TFLOPS, G4 m256 K2048 875 / 859 /
+      // 845, G4 m256 K7168 1146 / 1126 / 1112).
       // The normal kernels ran 2-3% slower with both pinned: hoisted.
       bool autoPin = layout.masked();
       layout.pinDescriptors =
