@@ -212,19 +212,6 @@ struct PromoteColsLowering : OpRewritePattern<PromoteColsOp> {
 ///               G = 8-column groups per 128-byte chunk (8 bf16, 4 f32)
 /// (E bytes per element; row % 8 is lane / 4 for both of a thread's rows).
 /// Returns thread 0's predicate (the leader).
-/// The i32 `v` through an asm statement with side effects: what is
-/// computed from it is computed here, not hoisted above (out of the main
-/// loop, where it would hold registers).
-static Value pinnedHere(PatternRewriter &rw, Location loc, Value v) {
-  return LLVM::InlineAsmOp::create(
-             rw, loc, rw.getI32Type(), ValueRange{v}, "mov.u32 $0, $1;",
-             "=r,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
-             LLVM::tailcallkind::TailCallKind::None,
-             /*asm_dialect=*/LLVM::AsmDialectAttr(),
-             /*operand_attrs=*/ArrayAttr())
-      .getResult(0);
-}
-
 Value writeStaging(EpilogueStoreOp op, bool swizzled, bool f32,
                    PatternRewriter &rw) {
   Location loc = op.getLoc();
@@ -328,12 +315,21 @@ void copyOutRows(EpilogueStoreOp op, bool swizzled, PatternRewriter &rw) {
   Type i8 = rw.getI8Type(), i64 = rw.getI64Type();
   auto v4i32 = VectorType::get({4}, rw.getI32Type());
   const int64_t perRow = bn / 8, pieces = bm * perRow;
-  // The thread index and the group pinned here, so that no address is
-  // computed before the copy: LLVM hoisted all 2 x 12 piece addresses (48
-  // registers) above the main loop, and ptxas spilled at 128x192 (92-152
-  // bytes).
-  Value tid = pinnedHere(rw, loc, op.getTid());
-  Value group = pinnedHere(rw, loc, op.getGroup());
+  // The thread index and the group through an asm statement with side
+  // effects, so that no address is computed before the copy: LLVM hoisted
+  // all 2 x 12 piece addresses (48 registers) above the main loop, and
+  // ptxas spilled at 128x192 (92-152 bytes).
+  auto opaque = [&](Value v) -> Value {
+    return LLVM::InlineAsmOp::create(
+               rw, loc, rw.getI32Type(), ValueRange{v}, "mov.u32 $0, $1;",
+               "=r,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
+               LLVM::tailcallkind::TailCallKind::None,
+               /*asm_dialect=*/LLVM::AsmDialectAttr(),
+               /*operand_attrs=*/ArrayAttr())
+        .getResult(0);
+  };
+  Value tid = opaque(op.getTid());
+  Value group = opaque(op.getGroup());
   Value cols = arith::SubIOp::create(rw, loc, c(ld), op.getN0());
   // Element (0, 0) of the tile: (group * m_max + m0) * ld + n0, in i64.
   auto wide = [&](Value v) -> Value {
