@@ -10,6 +10,10 @@ through launch_wgrad_kernel_ir, checked against run_wgrad.py's reference
 and timed alternately (3 rounds) with the benchmark's harness.
 
   DGEMM_OPT=.../dgemm-opt PYTHONPATH=python python3 bench/ab_wgrad.py [M,N,K ...]
+      [--lower='stage-unroll=on;stage-unroll=on pin-descriptors=a']
+
+--lower: only the selected config, lowered by default and with each option
+set (separated by ;) of dgemm-lower-to-kernel.
 
 Output: one JSON line per (shape, variant) with the median of the rounds'
 medians; exit status 1 if a check failed.
@@ -31,6 +35,7 @@ SELECT = "--dgemm-select-config=multicast=false multicast-b=false max-block-m=25
 # --quick: no ping-pong variants.
 QUICK = False
 ORDERS = None  # --orders=none,handoff: the consumer orders to compare
+LOWER = None  # --lower=SET;SET: the selected config under these option sets
 
 
 def wgrad_ir(m, n, k, config=None):
@@ -55,6 +60,12 @@ def variants(m, n, k):
     selected = run_opt(wgrad_ir(m, n, k), SELECT)
     cfg = re.search(r"config = (#dgemm\.config<[^>]*>)", selected).group(1)
     out = {}
+    if LOWER is not None:
+        out["selected %s" % cfg] = run_opt(selected, "--dgemm-lower-to-kernel")
+        for opts in LOWER:
+            out["selected %s %s" % (cfg, opts)] = run_opt(
+                selected, "--dgemm-lower-to-kernel=" + opts)
+        return out
     orders = ORDERS or (("none",) if QUICK else ("none", "pingpong"))
     for release in ("early", "late"):
         for order in orders:
@@ -79,11 +90,13 @@ def variants(m, n, k):
 def main(argv):
     import torch
     dgemm = RB.import_dgemm()
-    global QUICK, ORDERS
+    global QUICK, ORDERS, LOWER
     QUICK = "--quick" in argv
     for a in argv:
         if a.startswith("--orders="):
             ORDERS = tuple(a.split("=", 1)[1].split(","))
+        if a.startswith("--lower="):
+            LOWER = [o for o in a.split("=", 1)[1].split(";") if o]
     argv = [a for a in argv if not a.startswith("--")]
     shapes = [tuple(int(x) for x in a.split(",")) for a in argv] or \
         [(7168, 2112, 4096), (4096, 7168, 8192), (7168, 16384, 4096), (24576, 1536, 8192)]

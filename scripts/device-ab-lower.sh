@@ -7,7 +7,9 @@
 #    timed alternately in one process -> $OUT/ab-lower.log
 # 2. MASKED=1: bench/ab_masked_gap.py --all --lower $LOWER (the masked
 #    shapes; their normal and normal-wide kernels too) -> $OUT/ab-lower-masked.log;
-#    CONTIG=1: the same for the contiguous shapes -> $OUT/ab-lower-contiguous.log
+#    CONTIG=1: the same for the contiguous shapes -> $OUT/ab-lower-contiguous.log;
+#    WGRAD=1: bench/ab_wgrad.py --lower=$LOWER (the weight-gradient kernel
+#    of $WGRAD_SHAPES, default its 4 shapes) -> $OUT/ab-lower-wgrad.log
 # 3. SASS=1: SASS of the 18 normal kernels under each option set (kernel IR
 #    of examples/deepseek-v3.mlir, dgemm-opt, ptxas -v, cuobjdump), packed
 #    into $OUT/sass.tar.xz (the tool brings back 8 files at most)
@@ -26,6 +28,11 @@ fi
 if [ "${CONTIG:-0}" = 1 ]; then
   timeout 200 python3 bench/ab_masked_gap.py --layout contiguous --lower "$LOWER" 2>&1 |
     tee "$OUT/ab-lower-contiguous.log" || rc=1
+fi
+if [ "${WGRAD:-0}" = 1 ]; then
+  read -r -a wshapes <<< "${WGRAD_SHAPES:-}"
+  timeout 300 python3 bench/ab_wgrad.py "--lower=$LOWER" "${wshapes[@]}" 2>&1 |
+    tee "$OUT/ab-lower-wgrad.log" || rc=1
 fi
 if [ "${SASS:-0}" = 1 ]; then
   mkdir -p "$OUT/ir"

@@ -100,8 +100,17 @@ def wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, out, *, stream=None) -> None:
     Violations raise :class:`DgemmArgumentError` before any GPU work.
     """
     fn = "wgrad_gemm_fp8_fp8_fp32_nt"
+    _wgrad_go(_wgrad_args(fn, lhs, rhs, out, stream), fn, stream)
+
+
+def _wgrad_args(fn, lhs, rhs, out, stream):
+    """Every rule of wgrad_gemm_fp8_fp8_fp32_nt checked (DgemmArgumentError
+    naming `fn`); the launch, ready for _wgrad_go."""
     lhs, rhs, out = _readable(lhs, rhs, out, stream)
-    args = _WgradArgs(fn, lhs, rhs, out)
+    return _WgradArgs(fn, lhs, rhs, out)
+
+
+def _wgrad_go(args, fn, stream):
     if args.launch.m == 0:
         return
     _go(args.launch, _fast().wgrad_gemm_fp8_fp32_nt, fn, stream, args.launch.refs)
@@ -157,6 +166,14 @@ def k_grouped_wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, out, ks, ks_tensor=None, *,
     Violations raise :class:`DgemmArgumentError` before any GPU work.
     """
     fn = "k_grouped_wgrad_gemm_fp8_fp8_fp32_nt"
+    _k_grouped_go(_k_grouped_args(fn, lhs, rhs, out, ks, stream), fn, stream)
+
+
+def _k_grouped_args(fn, lhs, rhs, out, ks, stream):
+    """Every rule of k_grouped_wgrad_gemm_fp8_fp8_fp32_nt checked
+    (DgemmArgumentError naming `fn`); the launch and the k_g for
+    _k_grouped_go, or None when there is nothing to compute (M = 0 or every
+    k_g = 0)."""
     try:
         a, sfa = lhs
         b, sfb = rhs
@@ -225,9 +242,18 @@ def k_grouped_wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, out, ks, ks_tensor=None, *,
             _fail(fn, "%s data address 0x%x is not 16-byte aligned (TMA needs it)",
                   t.what, t.ptr)
     if m == 0 or total == 0:
+        return None
+    ops = (A, SA, B, SB, D)
+    # The operands (layout copies among them) stay alive with the launch.
+    return _Launch(m, ops, objs[4]), ks, ops
+
+
+def _k_grouped_go(prepared, fn, stream):
+    if prepared is None:
         return
-    launch = _Launch(m, (A, SA, B, SB, D), objs[4])
+    launch, ks, _ops = prepared
     r = launch.refs
+    g = len(ks)
     karr = (ctypes.c_int64 * g)(*ks)
     lib = _lib.load()
 

@@ -371,5 +371,39 @@ class HelperRows(Rows):
                  lambda: dgemm.k_grouped_wgrad_gemm_fp8_fp8_fp32_nt(None, None, None, [128]))
 
 
+class DeepGemmV2Rows(Rows):
+    """DeepGEMM 2.x's names (dgemm.deepgemm_v2): their own rules; the rest
+    are the 1.x-named calls' rows above."""
+
+    def test_rows(self):
+        o = ops()
+        a, b, d = (o["a"], o["sfa"]), (o["b"], o["sfb"]), o["d"]
+        self.row("fp8_gemm_nt", "null", "None instead of (tensor, scales) pairs",
+                 "DgemmArgumentError",
+                 "fp8_gemm_nt: a and b must be (fp8 tensor, scale tensor) pairs",
+                 lambda: dgemm.fp8_gemm_nt(None, None, None))
+        self.row("fp8_gemm_nt", "value", "recipe (1, 128, 32)", "DgemmArgumentError",
+                 "fp8_gemm_nt: recipe (1, 128, 32) is not supported on Hopper: (1, 128, 128) "
+                 "(A per row, B per 128x128 block, K blocks of 128) or (1, 1, 128) (A and B "
+                 "per row: weight gradients, f32 D)",
+                 lambda: dgemm.fp8_gemm_nt(a, b, d, recipe=(1, 128, 32)))
+        self.row("fp8_gemm_nt", "dtype", "f32 D with 128x128 B scales", "DgemmArgumentError",
+                 "fp8_gemm_nt: an f32 D goes with the (1, 1, 128) recipe (sfb [N, K/128]); "
+                 "the (1, 128, 128) recipe writes torch.bfloat16",
+                 lambda: dgemm.fp8_gemm_nt(a, b, FakeTensor((256, 512), F32)))
+        self.row("m_grouped_fp8_gemm_nt_masked", "value", "recipe (1, 1, 128)",
+                 "DgemmArgumentError",
+                 "m_grouped_fp8_gemm_nt_masked: the m-grouped GEMMs take the (1, 128, 128) "
+                 "recipe only",
+                 lambda: dgemm.m_grouped_fp8_gemm_nt_masked(a, b, d, None, 1,
+                                                            recipe=(1, 1, 128)))
+        self.row("k_grouped_fp8_gemm_nt_contiguous", "value", "use_psum_layout=True",
+                 "DgemmArgumentError",
+                 "k_grouped_fp8_gemm_nt_contiguous: use_psum_layout is not supported: give "
+                 "each group's K in ks_cpu",
+                 lambda: dgemm.k_grouped_fp8_gemm_nt_contiguous(a, b, d, [128], None,
+                                                                use_psum_layout=True))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -411,6 +411,80 @@ class Gpu(unittest.TestCase):
                 rec, _ = run_wgrad.check_kgrouped(torch, dgemm, m, n, ks, seed=i)
                 self.assertTrue(rec["ok"], rec)
 
+    def test_deepgemm_v2_names(self):
+        # DeepGEMM 2.x's names give the 1.x-named calls' results bit for bit
+        # (the same kernels); the accumulator c: D zeroed (D filled with NaN
+        # before), c copied into D (c unchanged), c = D.
+        import run_grouped
+        import run_wgrad
+        cuda, bf16 = "cuda", torch.bfloat16
+
+        def same(x, y):
+            torch.cuda.synchronize()
+            self.assertTrue(torch.equal(x, y))
+
+        inp = self.rb.make_inputs(torch, dgemm, 129, 136, 384, seed=5)
+        lhs, rhs = (inp["a"], inp["sfa"]), (inp["b"], inp["sfb"])
+        d1, d2 = (torch.zeros((129, 136), dtype=bf16, device=cuda) for _ in range(2))
+        dgemm.gemm_fp8_fp8_bf16_nt(lhs, rhs, d1)
+        dgemm.fp8_gemm_nt(lhs, rhs, d2)
+        same(d1, d2)
+
+        w = run_wgrad.make_wgrad_inputs(torch, dgemm, 131, 200, 384, seed=6)
+        lhs, rhs, d0 = (w["a"], w["sa"]), (w["b"], w["sb"]), w["d0"]
+        want_acc, want = d0.clone(), torch.zeros_like(d0)
+        dgemm.wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, want_acc)
+        dgemm.wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, want)
+        d = torch.full_like(d0, float("nan"))
+        dgemm.fp8_gemm_nt(lhs, rhs, d)
+        same(d, want)
+        kept = d0.clone()
+        d = torch.full_like(d0, float("nan"))
+        dgemm.fp8_gemm_nt(lhs, rhs, d, c=d0, recipe=(1, 1, 128))
+        same(d, want_acc)
+        same(d0, kept)
+        d = d0.clone()
+        dgemm.fp8_gemm_nt(lhs, rhs, d, c=d)
+        same(d, want_acc)
+
+        g = torch.Generator(device=cuda)
+        g.manual_seed(7)
+        n, k = 256, 256
+        a8, sa = run_grouped.quantized(torch, dgemm, 384, k, g, cuda, False)
+        bq = [run_grouped.quantized(torch, dgemm, n, k, g, cuda, True) for _ in range(2)]
+        b8, sb = torch.stack([x for x, _ in bq]), torch.stack([s for _, s in bq])
+        idx = torch.tensor([0] * 128 + [1] * 256, dtype=torch.int32, device=cuda)
+        ends = torch.tensor([128, 384], dtype=torch.int32, device=cuda)
+        d1, d2, d3 = (torch.zeros((384, n), dtype=bf16, device=cuda) for _ in range(3))
+        dgemm.m_grouped_gemm_fp8_fp8_bf16_nt_contiguous((a8, sa), (b8, sb), d1, idx)
+        dgemm.m_grouped_fp8_gemm_nt_contiguous((a8, sa), (b8, sb), d2, idx)
+        dgemm.m_grouped_fp8_gemm_nt_contiguous((a8, sa), (b8, sb), d3, ends,
+                                               use_psum_layout=True)
+        same(d1, d2)
+        same(d1, d3)
+
+        aq = [run_grouped.quantized(torch, dgemm, 192, k, g, cuda, False) for _ in range(2)]
+        am, sam = torch.stack([x for x, _ in aq]), torch.stack([s for _, s in aq])
+        counts = torch.tensor([100, 192], dtype=torch.int32, device=cuda)
+        d1, d2 = (torch.zeros((2, 192, n), dtype=bf16, device=cuda) for _ in range(2))
+        dgemm.m_grouped_gemm_fp8_fp8_bf16_nt_masked((am, sam), (b8, sb), d1, counts, 150)
+        dgemm.m_grouped_fp8_gemm_nt_masked((am, sam), (b8, sb), d2, counts, 150)
+        same(d1, d2)
+
+        ks = [256, 0, 128]
+        kin, _ = run_wgrad.make_kgrouped_inputs(torch, dgemm, 128, 256, ks, seed=8)
+        lhs, rhs, d0 = (kin["a"], kin["sa"]), (kin["b"], kin["sb"]), kin["d0"]
+        layout = torch.tensor(ks, dtype=torch.int32, device=cuda)
+        want_acc, want = d0.clone(), torch.zeros_like(d0)
+        dgemm.k_grouped_wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, want_acc, ks)
+        dgemm.k_grouped_wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, want, ks)
+        d = torch.full_like(d0, float("nan"))
+        dgemm.k_grouped_fp8_gemm_nt_contiguous(lhs, rhs, d, ks, layout, c=d0)
+        same(d, want_acc)
+        d = torch.full_like(d0, float("nan"))
+        dgemm.k_grouped_fp8_gemm_nt_contiguous(lhs, rhs, d, ks, layout)
+        same(d, want)
+
     def test_k_grouped_in_cuda_graph_and_on_two_streams(self):
         # The k-grouped launch allocates its workspace on the stream
         # (cuMemAllocAsync) and frees it after: captured into a graph as
