@@ -322,7 +322,9 @@ struct LowerToKernelPass
       // Stage-unrolled K loop: one K block per iteration, no K split, no
       // split tail (its share of K starts mid-tile). Auto: with at least 8
       // K blocks, bf16 output and block-scaled B (the weight gradients'
-      // kernels were not measured with it), together with the warpgroup
+      // 128x192 kernels measured 2-7% slower with it, 0.6-5% with the
+      // uniform index alone: bench/results/2026-12-02-8b638f6-ab-lower-
+      // wgrad-stage-unroll.log), together with the warpgroup
       // index through lane 0. Measured on the H200 (bench/results/
       // 2026-12-02-d99f440-ab-lower-*-stage-unroll.log, each variant
       // checked): 4096x7168x16384 1354 -> 1441 TFLOPS, 4096x4096x7168 1293
