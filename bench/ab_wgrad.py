@@ -13,7 +13,9 @@ and timed alternately (3 rounds) with the benchmark's harness.
       [--lower='stage-unroll=on;stage-unroll=on pin-descriptors=a']
 
 --lower: only the selected config, lowered by default and with each option
-set (separated by ;) of dgemm-lower-to-kernel.
+set (separated by ;) of dgemm-lower-to-kernel; --configs=BMxBNxSTAGES,...
+adds those configs (on the grid their tiles need), each lowered by default
+and with each set (the selected config then by default only).
 
 Output: one JSON line per (shape, variant) with the median of the rounds'
 medians; exit status 1 if a check failed.
@@ -36,6 +38,8 @@ SELECT = "--dgemm-select-config=multicast=false multicast-b=false max-block-m=25
 QUICK = False
 ORDERS = None  # --orders=none,handoff: the consumer orders to compare
 LOWER = None  # --lower=SET;SET: the selected config under these option sets
+CONFIGS = ()  # --configs=128x128x4,...: with --lower, these configs too
+SMS = 0  # the device's SMs (main sets it)
 
 
 def wgrad_ir(m, n, k, config=None):
@@ -56,15 +60,34 @@ def run_opt(ir, *passes):
                           check=True).stdout
 
 
+def edit_config(cfg, bm, bn, st):
+    c = re.sub(r"block_m = \d+", "block_m = %d" % bm, cfg)
+    c = re.sub(r"block_n = \d+", "block_n = %d" % bn, c)
+    c = re.sub(r"stages = \d+", "stages = %d" % st, c)
+    return re.sub(r"math_warpgroups = \d+", "math_warpgroups = %d" % (bm // 64), c)
+
+
 def variants(m, n, k):
     selected = run_opt(wgrad_ir(m, n, k), SELECT)
     cfg = re.search(r"config = (#dgemm\.config<[^>]*>)", selected).group(1)
     out = {}
     if LOWER is not None:
-        out["selected %s" % cfg] = run_opt(selected, "--dgemm-lower-to-kernel")
-        for opts in LOWER:
-            out["selected %s %s" % (cfg, opts)] = run_opt(
-                selected, "--dgemm-lower-to-kernel=" + opts)
+        irs = [("selected %s" % cfg, selected, [""] if CONFIGS else [""] + LOWER)]
+        for bm, bn, st in CONFIGS:
+            c = edit_config(cfg, bm, bn, st)
+            if SMS:  # the grid of the config's tiles, not the selected one's
+                tiles = -(-m // bm) * -(-n // bn)
+                waves = -(-tiles // SMS)
+                c = re.sub(r"num_sms = \d+", "num_sms = %d" % -(-tiles // waves), c)
+            irs.append(("%dx%d s%d" % (bm, bn, st), wgrad_ir(m, n, k, c), [""] + LOWER))
+        for name, ir, sets in irs:
+            for opts in sets:
+                try:
+                    out[name + (" " + opts if opts else "")] = run_opt(
+                        ir, "--dgemm-lower-to-kernel" + ("=" + opts if opts else ""))
+                except subprocess.CalledProcessError as e:
+                    print(json.dumps(dict(m=m, n=n, k=k, variant=name, lower=opts,
+                                          skipped=e.stderr[-300:])), flush=True)
         return out
     orders = ORDERS or (("none",) if QUICK else ("none", "pingpong"))
     for release in ("early", "late"):
@@ -73,10 +96,7 @@ def variants(m, n, k):
                 selected, "--dgemm-lower-to-kernel=column-scale-release=%s consumer-order=%s"
                 % (release, order))
     for bm, bn, st in ((128, 192, 3),):
-        c = re.sub(r"block_m = \d+", "block_m = %d" % bm, cfg)
-        c = re.sub(r"block_n = \d+", "block_n = %d" % bn, c)
-        c = re.sub(r"stages = \d+", "stages = %d" % st, c)
-        c = re.sub(r"math_warpgroups = \d+", "math_warpgroups = %d" % (bm // 64), c)
+        c = edit_config(cfg, bm, bn, st)
         for order in orders:
             try:
                 out["%dx%d s%d %s" % (bm, bn, st, order)] = run_opt(
@@ -90,13 +110,17 @@ def variants(m, n, k):
 def main(argv):
     import torch
     dgemm = RB.import_dgemm()
-    global QUICK, ORDERS, LOWER
+    global QUICK, ORDERS, LOWER, CONFIGS, SMS
+    SMS = torch.cuda.get_device_properties(0).multi_processor_count
     QUICK = "--quick" in argv
     for a in argv:
         if a.startswith("--orders="):
             ORDERS = tuple(a.split("=", 1)[1].split(","))
         if a.startswith("--lower="):
             LOWER = [o for o in a.split("=", 1)[1].split(";") if o]
+        if a.startswith("--configs="):
+            CONFIGS = tuple(tuple(int(x) for x in c.split("x"))
+                            for c in a.split("=", 1)[1].split(",") if c)
     argv = [a for a in argv if not a.startswith("--")]
     shapes = [tuple(int(x) for x in a.split(",")) for a in argv] or \
         [(7168, 2112, 4096), (4096, 7168, 8192), (7168, 16384, 4096), (24576, 1536, 8192)]

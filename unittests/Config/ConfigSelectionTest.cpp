@@ -643,11 +643,23 @@ TEST(ConfigSelection, WeightGradientConfigs) {
             consumerRegistersNeeded(128, 128, 2) + 32);
   // f32 outputs: block N a multiple of 32 (swizzled 32-column staging
   // chunks) unless the tile covers N; chosen configs fit the registers.
-  // The weight shapes measured (bench/ab_wgrad.py) get 128x192.
-  {
-    ProblemDesc w = wgrad(4096, 7168, 8192);
+  // The weight shapes measured on the H200 (bench/ab_wgrad.py and the
+  // two-bundle run of run_wgrad.py): 128x128 with its K blocks in pairs
+  // (half the fixed cost) where its waves win, 128x192 at 2112x7168 (8
+  // waves of 128x128 against 5 of 128x192, 1.5 times the work each).
+  for (auto [m, n, k, bn] :
+       {std::tuple<int64_t, int64_t, int64_t, int64_t>{4096, 7168, 8192, 128},
+        {7168, 2048, 4096, 128}, {32768, 512, 4096, 128}, {24576, 1536, 8192, 128},
+        {2112, 7168, 4096, 192}}) {
+    ProblemDesc w = wgrad(m, n, k);
     KernelConfig c = selectConfig(w, TargetDesc(), kernelCapabilities());
-    EXPECT_EQ(c.blockM, 128);
+    EXPECT_EQ(c.blockM, 128) << m << "x" << n;
+    EXPECT_EQ(c.blockN, bn) << m << "x" << n;
+  }
+  // The k-grouped kernels do not pair K blocks: 128x192 there.
+  {
+    KernelConfig c = selectConfig(kGrouped(4, 4096, 7168, 4096), TargetDesc(),
+                                  kernelCapabilities());
     EXPECT_EQ(c.blockN, 192);
   }
   for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{4096, 7168, 8192},

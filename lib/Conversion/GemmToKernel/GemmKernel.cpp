@@ -1362,6 +1362,18 @@ private:
     auto finish = [&](const Issued &x, Value total, int64_t pending) {
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc,
                                          b.getI64IntegerAttr(pending));
+      if (l.perRowB) {
+        // The columns' B scales come out of the stage before (early) or
+        // after (late release) the stage is released.
+        SmallVector<Value> pairs = loadColumnScales(x.st.s, lane, 0, l.blockN);
+        if (!l.lateRelease)
+          releaseStage(x.st.s, lane);
+        Value next = PromoteColsOp::create(b, loc, fragment, total, x.acc,
+                                           x.st.sa0, x.st.sa1, pairs);
+        if (l.lateRelease)
+          releaseStage(x.st.s, lane);
+        return next;
+      }
       releaseStage(x.st.s, lane);
       return PromoteOp::create(b, loc, fragment, total, x.acc, x.st.sa0,
                                x.st.sa1, x.st.sb0, x.st.sb1, x.st.sb2, former,
