@@ -249,8 +249,7 @@ bool pairedWeightGradientTile(int64_t blockM, int64_t blockN,
   return p.kind == GemmKind::Normal &&
          p.bScale == BScaleGranularity::Row1x128 &&
          blockM / warpgroups <= 64 &&
-         3 * blockN / 2 + kRegisterReserve <=
-             consumerRegisterBudget(warpgroups);
+         fitsKBlockPairs(blockN, consumerRegisterBudget(warpgroups));
 }
 
 int64_t tileLoadCost(int64_t blockM, int64_t blockN) {
@@ -336,6 +335,10 @@ int64_t dgemm::consumerRegistersNeeded(int64_t blockM, int64_t blockN,
       bScale == BScaleGranularity::Row1x128 ? blockN / 4 : 0;
   return (1 + wavesPerWarpgroup) * blockN / 2 + columnScales +
          kRegisterReserve;
+}
+
+bool dgemm::fitsKBlockPairs(int64_t blockN, int64_t consumerRegs) {
+  return 3 * blockN / 2 + kRegisterReserve <= consumerRegs;
 }
 
 int64_t dgemm::bScaleBlocksSpanned(int64_t blockN) {

@@ -21,9 +21,8 @@ current stream (D's device). Recipes other than those two raise :class:`DgemmArg
 transposed layouts (nn, tn, tt: Blackwell's in DeepGEMM) and the BF16 GEMMs
 are not provided.
 """
-from ._lib import DgemmArgumentError
 from .device import get_m_alignment_for_contiguous_layout
-from .gemm import gemm_fp8_fp8_bf16_nt
+from .gemm import _fail, gemm_fp8_fp8_bf16_nt
 from .grouped import (m_grouped_gemm_fp8_fp8_bf16_nt_contiguous,
                       m_grouped_gemm_fp8_fp8_bf16_nt_contiguous_offsets,
                       m_grouped_gemm_fp8_fp8_bf16_nt_masked)
@@ -32,10 +31,6 @@ from .wgrad import _k_grouped_args, _k_grouped_go, _wgrad_args, _wgrad_go
 
 BLOCK_SCALED_B = (1, 128, 128)  # A 1x128, B 128x128, K granularity 128
 ROW_SCALED_B = (1, 1, 128)      # A 1x128, B 1x128 (weight gradients)
-
-
-def _fail(fn, msg, *args):
-    raise DgemmArgumentError("%s: %s" % (fn, msg % args if args else msg))
 
 
 def _recipe(fn, recipe, recipe_a, recipe_b, inferred):

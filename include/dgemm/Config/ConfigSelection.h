@@ -82,6 +82,11 @@ int64_t consumerRegistersNeeded(
     int64_t blockM, int64_t blockN, int64_t mathWarpgroups,
     BScaleGranularity bScale = BScaleGranularity::Block128x128);
 
+/// Whether a consumer with `consumerRegs` registers holds two fresh wgmma
+/// fragments of one m64 row wave beside the total (3 x blockN/2 f32 plus the
+/// reserve): what running a tile's K blocks in pairs needs.
+bool fitsKBlockPairs(int64_t blockN, int64_t consumerRegs);
+
 /// True when every tile at a multiple of blockN spans at most two 128-wide
 /// B-scale blocks: blockN <= 128 + gcd(blockN, 128).
 bool spansAtMostTwoScaleBlocks(int64_t blockN);

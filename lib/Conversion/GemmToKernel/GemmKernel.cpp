@@ -939,16 +939,9 @@ private:
             if (l.pingpong && l.handoff && p == parts - 1)
               NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
             if (l.perRowB) {
-              // The part's columns' B scales come out of the stage before
-              // the last part releases it.
-              SmallVector<Value> pairs =
-                  loadColumnScales(s, lane, p * partN, partN);
-              if (lastPart && !l.lateRelease)
-                releaseStage(s, lane);
-              results.push_back(PromoteColsOp::create(
-                  b, loc, fragment, total, accs[p], sa0, sa1, pairs));
-              if (lastPart && l.lateRelease)
-                releaseStage(s, lane);
+              results.push_back(promoteCols(fragment, total, accs[p], sa0, sa1,
+                                            s, lane, p * partN, partN,
+                                            lastPart));
               continue;
             }
             if (lastPart) {
@@ -1170,6 +1163,24 @@ private:
     return pairs;
   }
 
+  /// 1x128 recipe: `acc` (columns first.. first+cols of the tile) promoted
+  /// into `total` with its columns' B scales from stage s; with `release`
+  /// (the stage's last reader) the stage is released after the scales are
+  /// read (early) or after the promotion (lateRelease).
+  Value promoteCols(Type fragment, Value total, Value acc, Value sa0,
+                    Value sa1, Value s, Value lane, int64_t first,
+                    int64_t cols, bool release) {
+    SmallVector<Value> pairs = loadColumnScales(s, lane, first, cols);
+    if (release && !l.lateRelease)
+      releaseStage(s, lane);
+    Value next =
+        PromoteColsOp::create(b, loc, fragment, total, acc, sa0, sa1, pairs);
+    if (release && l.lateRelease)
+      releaseStage(s, lane);
+    return next;
+  }
+
+
   /// K split: warpgroup 1 hands its sums to warpgroup 0 through the
   /// staging tile, half of each thread's registers at a time (a half is
   /// BN/4 floats x 128 threads = the staging tile's 2 * 64 * BN bytes),
@@ -1362,18 +1373,9 @@ private:
     auto finish = [&](const Issued &x, Value total, int64_t pending) {
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc,
                                          b.getI64IntegerAttr(pending));
-      if (l.perRowB) {
-        // The columns' B scales come out of the stage before (early) or
-        // after (late release) the stage is released.
-        SmallVector<Value> pairs = loadColumnScales(x.st.s, lane, 0, l.blockN);
-        if (!l.lateRelease)
-          releaseStage(x.st.s, lane);
-        Value next = PromoteColsOp::create(b, loc, fragment, total, x.acc,
-                                           x.st.sa0, x.st.sa1, pairs);
-        if (l.lateRelease)
-          releaseStage(x.st.s, lane);
-        return next;
-      }
+      if (l.perRowB)
+        return promoteCols(fragment, total, x.acc, x.st.sa0, x.st.sa1, x.st.s,
+                           lane, 0, l.blockN, /*release=*/true);
       releaseStage(x.st.s, lane);
       return PromoteOp::create(b, loc, fragment, total, x.acc, x.st.sa0,
                                x.st.sa1, x.st.sb0, x.st.sb1, x.st.sb2, former,

@@ -324,7 +324,7 @@ struct LowerToKernelPass
       if (kUnroll == 2 && !layout.kSplit && layout.rowWaves == 1 &&
           layout.nParts == 1 && !layout.pingpong && !layout.tailSplit &&
           !(layout.perRowB && layout.kGrouped()) &&
-          3 * layout.blockN / 2 + 40 <= layout.consumerRegs)
+          ::dgemm::fitsKBlockPairs(layout.blockN, layout.consumerRegs))
         layout.kUnroll = 2;
       // Stage-unrolled K loop: one K block per iteration, no K split, no
       // split tail (its share of K starts mid-tile). Auto: with at least 8
