@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+#===- probe_kgrouped.py - where the k-grouped GEMM's time goes ------------===#
+"""Times the k-grouped weight-gradient GEMM on one (M, N) with the same
+total K split into 1, 2, 4 and 8 groups (equal and drawn sizes) beside the
+weight-gradient GEMM with K = the total, alternately (3 rounds, the
+benchmark's harness), so that the cost of a group (its own f32 D read and
+written, its tiles' epilogues) shows apart from the kernel's machinery
+(G = 1). Each case is checked once against run_wgrad.py's reference.
+
+  PYTHONPATH=python python3 bench/probe_kgrouped.py [M,N] [--once]
+
+--once: no checks, each case launched once, in order (for Nsight Compute:
+the first six dgemm kernels of the process).
+Output: one JSON line per case (median of the rounds' medians).
+"""
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import run_bench as RB  # noqa: E402
+import run_wgrad as RW  # noqa: E402
+
+
+def cases():
+    return [("G1", [16128]), ("G2", [8064, 8064]), ("G4 equal", [4096, 4096, 3968, 3968]),
+            ("G4 drawn", [4736, 2816, 3968, 4608]),
+            ("G8 equal", [2048] * 6 + [1920] * 2)]
+
+
+def main(argv):
+    import torch
+    dgemm = RB.import_dgemm()
+    once = "--once" in argv
+    argv = [a for a in argv if not a.startswith("--")]
+    m, n = (int(x) for x in (argv[0] if argv else "4096,7168").split(","))
+    total = 16128
+    calls, bad = {}, 0
+    for name, ks in cases():
+        assert sum(ks) == total, name
+        if once:  # no checking launches before the ones to profile
+            inp, _ = RW.make_kgrouped_inputs(torch, dgemm, m, n, ks, seed=7)
+            rec = dict(ok=True)
+        else:
+            rec, inp = RW.check_kgrouped(torch, dgemm, m, n, ks, seed=7)
+        if not rec["ok"]:
+            bad += 1
+            print(json.dumps(RB.clean(dict(rec, case=name))), flush=True)
+        d = inp["d0"].clone()
+        lhs, rhs = (inp["a"], inp["sa"]), (inp["b"], inp["sb"])
+        calls[name] = (lambda lhs=lhs, rhs=rhs, d=d, ks=ks:
+                       dgemm.k_grouped_wgrad_gemm_fp8_fp8_fp32_nt(lhs, rhs, d, ks), inp, d)
+    w = RW.make_wgrad_inputs(torch, dgemm, m, n, total, seed=7)
+    calls["wgrad"] = (lambda: dgemm.wgrad_gemm_fp8_fp8_fp32_nt((w["a"], w["sa"]),
+                                                               (w["b"], w["sb"]), w["d0"]), w, None)
+    if once:
+        for name, (fn, _, _) in calls.items():
+            print("once", name, flush=True)
+            fn()
+            torch.cuda.synchronize()
+        return 1 if bad else 0
+    for fn, _, _ in calls.values():
+        fn()
+    torch.cuda.synchronize()
+    timer = RB.Timer(torch)
+    times = {name: [] for name in calls}
+    for _ in range(3):
+        for name, (fn, _, _) in calls.items():
+            times[name].append(timer.time(fn)["us"])
+    ks_of = dict(cases())
+    for name, ts in times.items():
+        us = sorted(ts)[1]
+        g = len(ks_of.get(name, [total]))
+        # f32 D bytes read and written: once per group.
+        d_gb = 2 * 4 * m * n * g / 1e9
+        print(json.dumps(dict(m=m, n=n, k=total, case=name, groups=g, us=us,
+                              tflops=RB.tflops(m, n, total, us), d_gb=d_gb,
+                              rounds=ts)), flush=True)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
