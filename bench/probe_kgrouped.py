@@ -7,11 +7,12 @@ benchmark's harness), so that the cost of a group (its own f32 D read and
 written, its tiles' epilogues) shows apart from the kernel's machinery
 (G = 1). Each case is checked once against run_wgrad.py's reference.
 
-  PYTHONPATH=python python3 bench/probe_kgrouped.py [M,N] [--once]
+  PYTHONPATH=python python3 bench/probe_kgrouped.py [M,N ...] [--once] [--out F]
 
 --once: no checks, each case launched once, in order (for Nsight Compute:
-the first six dgemm kernels of the process).
-Output: one JSON line per case (median of the rounds' medians).
+the first six dgemm kernels of the process; one M,N).
+Output: one JSON line per case (median of the rounds' medians), also
+written to F with --out; exit status 1 if a check failed.
 """
 import json
 import sys
@@ -33,10 +34,29 @@ def main(argv):
     import torch
     dgemm = RB.import_dgemm()
     once = "--once" in argv
-    argv = [a for a in argv if not a.startswith("--")]
-    m, n = (int(x) for x in (argv[0] if argv else "4096,7168").split(","))
+    out = None
+    if "--out" in argv:
+        out = open(argv[argv.index("--out") + 1], "w")
+        del argv[argv.index("--out"):argv.index("--out") + 2]
+    shapes = [a for a in argv if not a.startswith("--")] or ["4096,7168"]
+    bad = 0
+    for shape in shapes:
+        m, n = (int(x) for x in shape.split(","))
+        bad += probe(torch, dgemm, m, n, once, out)
+        torch.cuda.empty_cache()
+    return 1 if bad else 0
+
+
+def probe(torch, dgemm, m, n, once, out):
     total = 16128
     calls, bad = {}, 0
+
+    def emit(rec):
+        line = json.dumps(RB.clean(rec))
+        print(line, flush=True)
+        if out:
+            out.write(line + "\n")
+            out.flush()
     for name, ks in cases():
         assert sum(ks) == total, name
         if once:  # no checking launches before the ones to profile
@@ -46,7 +66,7 @@ def main(argv):
             rec, inp = RW.check_kgrouped(torch, dgemm, m, n, ks, seed=7)
         if not rec["ok"]:
             bad += 1
-            print(json.dumps(RB.clean(dict(rec, case=name))), flush=True)
+            emit(dict(rec, case=name))
         d = inp["d0"].clone()
         lhs, rhs = (inp["a"], inp["sa"]), (inp["b"], inp["sb"])
         calls[name] = (lambda lhs=lhs, rhs=rhs, d=d, ks=ks:
@@ -59,7 +79,7 @@ def main(argv):
             print("once", name, flush=True)
             fn()
             torch.cuda.synchronize()
-        return 1 if bad else 0
+        return bad
     for fn, _, _ in calls.values():
         fn()
     torch.cuda.synchronize()
@@ -74,10 +94,10 @@ def main(argv):
         g = len(ks_of.get(name, [total]))
         # f32 D bytes read and written: once per group.
         d_gb = 2 * 4 * m * n * g / 1e9
-        print(json.dumps(dict(m=m, n=n, k=total, case=name, groups=g, us=us,
-                              tflops=RB.tflops(m, n, total, us), d_gb=d_gb,
-                              rounds=ts)), flush=True)
-    return 1 if bad else 0
+        emit(dict(m=m, n=n, k=total, case=name, groups=g, us=us,
+                  tflops=RB.tflops(m, n, total, us), d_gb=d_gb, rounds=ts))
+    del calls, w
+    return bad
 
 
 if __name__ == "__main__":
