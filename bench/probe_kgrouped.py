@@ -14,7 +14,6 @@ the first six dgemm kernels of the process; one M,N).
 Output: one JSON line per case (median of the rounds' medians), also
 written to F with --out; exit status 1 if a check failed.
 """
-import json
 import sys
 from pathlib import Path
 
@@ -50,13 +49,7 @@ def main(argv):
 def probe(torch, dgemm, m, n, once, out):
     total = 16128
     calls, bad = {}, 0
-
-    def emit(rec):
-        line = json.dumps(RB.clean(rec))
-        print(line, flush=True)
-        if out:
-            out.write(line + "\n")
-            out.flush()
+    emit = RB.json_emitter(out)
     for name, ks in cases():
         assert sum(ks) == total, name
         if once:  # no checking launches before the ones to profile

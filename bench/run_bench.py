@@ -240,6 +240,18 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in vals) / len(vals))
 
 
+def json_emitter(out):
+    """A function that prints a record as one JSON line (clean()'d) and, when
+    `out` (an open file) is given, writes it there too, flushed."""
+    def emit(rec):
+        line = json.dumps(clean(rec))
+        print(line, flush=True)
+        if out:
+            out.write(line + "\n")
+            out.flush()
+    return emit
+
+
 def clean(obj):
     """JSON-safe copy: non-finite floats become "nan" / "inf" / "-inf"."""
     if isinstance(obj, float) and not math.isfinite(obj):

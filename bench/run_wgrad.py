@@ -35,7 +35,6 @@ Output: JSON lines (``meta``, one ``wgrad`` or ``k_grouped`` record per case,
 Exit status 0 when every check passed.
 """
 import argparse
-import json
 import random
 import sys
 import traceback
@@ -236,13 +235,7 @@ def main(argv=None):
     import torch
     dgemm = RB.import_dgemm()
     out = open(args.out, "w") if args.out else None
-
-    def emit(rec):
-        line = json.dumps(RB.clean(rec))
-        print(line, flush=True)
-        if out:
-            out.write(line + "\n")
-            out.flush()
+    emit = RB.json_emitter(out)
 
     import datetime
     emit(dict(kind="meta", commit=RB.commit_id(), device=torch.cuda.get_device_name(),
