@@ -79,6 +79,26 @@ class Units(unittest.TestCase):
                          {"a": ["nan", 1.5, "-inf"]})
         json.dumps(rb.clean({"x": float("inf")}), allow_nan=False)
 
+    def test_json_emitter(self):
+        # One cleaned JSON line per record, printed and (with a file) written.
+        import contextlib
+        import io
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / "out.jsonl"
+            printed = io.StringIO()
+            with open(path, "w") as f, contextlib.redirect_stdout(printed):
+                emit = rb.json_emitter(f)
+                emit({"a": 1, "b": float("nan")})
+                emit({"c": [float("inf")]})
+            lines = path.read_text().splitlines()
+            self.assertEqual([json.loads(x) for x in lines],
+                             [{"a": 1, "b": "nan"}, {"c": ["inf"]}])
+            self.assertEqual(printed.getvalue().splitlines(), lines)
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            rb.json_emitter(None)({"x": 2})
+        self.assertEqual(json.loads(printed.getvalue()), {"x": 2})
+
 
 def fake_record(i, m, n, k, us, torch_us, cublas_us, ok=True, source="csv", error=None):
     r = dict(type="shape", index=i, source=source, layout="normal", m=m, n=n, k=k,
