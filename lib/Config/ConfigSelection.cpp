@@ -234,10 +234,9 @@ int64_t rowWaves(int64_t blockM) {
 /// epilogue weighs less and other widths stay candidates.
 constexpr int64_t kSwizzledEpilogueMaxK = 4096;
 
-/// Whether the lowering runs the tile's K blocks in pairs (KernelLayout::
-/// kUnroll: one row wave and two fresh fragments beside the total, 3 * BN/2
-/// + 40 registers within the budget), counted by the cost model for the
-/// weight-gradient GEMM only (1x128 B scales, normal kind): there a pair
+/// Whether the lowering runs the tile's K blocks in pairs (one row wave,
+/// takesKBlockPairs), counted by the cost model for the weight-gradient GEMM
+/// only (1x128 B scales, normal kind): there a pair
 /// hides one block's promotion (a multiply and an FMA per register) behind
 /// the other's wgmmas, and the tile's fixed cost is taken as half of F.
 /// Calibrated on the H200: 128x128 in pairs ran at about 0.65 of the time of
@@ -249,7 +248,8 @@ bool pairedWeightGradientTile(int64_t blockM, int64_t blockN,
   return p.kind == GemmKind::Normal &&
          p.bScale == BScaleGranularity::Row1x128 &&
          blockM / warpgroups <= 64 &&
-         fitsKBlockPairs(blockN, consumerRegisterBudget(warpgroups));
+         takesKBlockPairs(p.kind, p.bScale, blockN,
+                          consumerRegisterBudget(warpgroups));
 }
 
 int64_t tileLoadCost(int64_t blockM, int64_t blockN) {
@@ -337,7 +337,10 @@ int64_t dgemm::consumerRegistersNeeded(int64_t blockM, int64_t blockN,
          kRegisterReserve;
 }
 
-bool dgemm::fitsKBlockPairs(int64_t blockN, int64_t consumerRegs) {
+bool dgemm::takesKBlockPairs(GemmKind kind, BScaleGranularity bScale,
+                             int64_t blockN, int64_t consumerRegs) {
+  if (kind == GemmKind::KGrouped && bScale == BScaleGranularity::Row1x128)
+    return false;
   return 3 * blockN / 2 + kRegisterReserve <= consumerRegs;
 }
 

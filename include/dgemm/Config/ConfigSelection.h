@@ -82,10 +82,15 @@ int64_t consumerRegistersNeeded(
     int64_t blockM, int64_t blockN, int64_t mathWarpgroups,
     BScaleGranularity bScale = BScaleGranularity::Block128x128);
 
-/// Whether a consumer with `consumerRegs` registers holds two fresh wgmma
-/// fragments of one m64 row wave beside the total (3 x blockN/2 f32 plus the
-/// reserve): what running a tile's K blocks in pairs needs.
-bool fitsKBlockPairs(int64_t blockN, int64_t consumerRegs);
+/// Whether a tile of one m64 row wave (and one wgmma part) runs its K blocks
+/// in pairs (the lowering's KernelLayout::kUnroll 2), as far as the problem
+/// decides it: a consumer with `consumerRegs` registers holds two fresh wgmma
+/// fragments beside the total (3 x blockN/2 f32 plus the reserve), and the
+/// problem is not the k-grouped GEMM with 1x128 B scales (whose kernels ran
+/// no faster in pairs: bench/results/2026-12-02-119358d+-ab-bundle-wgrad.log).
+/// The config selection and the lowering both ask this.
+bool takesKBlockPairs(GemmKind kind, BScaleGranularity bScale, int64_t blockN,
+                      int64_t consumerRegs);
 
 /// True when every tile at a multiple of blockN spans at most two 128-wide
 /// B-scale blocks: blockN <= 128 + gcd(blockN, 128).

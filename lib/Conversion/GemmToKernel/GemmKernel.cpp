@@ -1180,7 +1180,6 @@ private:
     return next;
   }
 
-
   /// K split: warpgroup 1 hands its sums to warpgroup 0 through the
   /// staging tile, half of each thread's registers at a time (a half is
   /// BN/4 floats x 128 threads = the staging tile's 2 * 64 * BN bytes),

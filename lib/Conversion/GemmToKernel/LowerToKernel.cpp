@@ -312,19 +312,21 @@ struct LowerToKernelPass
       }
       layout.costWalk = layout.masked() && maskedWalk == "cost";
       // Two K blocks per iteration: one row wave, one part, no turns
-      // between the consumers, no split tail, and room for two fresh
-      // fragments and the total (3 * BN/2 f32 and the reserve). With 1x128
-      // B scales too (each block's column scales read at its promotion),
-      // but not k-grouped: the weight-gradient GEMM at 128x128 ran 12-24%
-      // faster than one block at a time
-      // (bench/results/2026-12-02-c900c1d+kunroll-ab-wgrad-kunroll.log);
-      // the k-grouped kernels at 128x128 in pairs, against their 128x192
-      // selection, 0.96-1.01x, and ptxas spilled 16 bytes at M = 2112
-      // (bench/results/2026-12-02-119358d+-ab-bundle-wgrad.log).
+      // between the consumers, no split tail, and what the problem allows
+      // (takesKBlockPairs: room for two fresh fragments and the total; not
+      // the k-grouped GEMM with 1x128 B scales, whose kernels at 128x128 in
+      // pairs ran 0.96-1.01x their 128x192 selection and spilled 16 bytes
+      // at M = 2112). With 1x128 B scales each block's column scales are
+      // read at its promotion: the weight-gradient GEMM at 128x128 ran
+      // 12-24% faster than one block at a time
+      // (bench/results/2026-12-02-c900c1d+kunroll-ab-wgrad-kunroll.log).
       if (kUnroll == 2 && !layout.kSplit && layout.rowWaves == 1 &&
           layout.nParts == 1 && !layout.pingpong && !layout.tailSplit &&
-          !(layout.perRowB && layout.kGrouped()) &&
-          ::dgemm::fitsKBlockPairs(layout.blockN, layout.consumerRegs))
+          ::dgemm::takesKBlockPairs(
+              layout.kind,
+              layout.perRowB ? ::dgemm::BScaleGranularity::Row1x128
+                             : ::dgemm::BScaleGranularity::Block128x128,
+              layout.blockN, layout.consumerRegs))
         layout.kUnroll = 2;
       // Stage-unrolled K loop: one K block per iteration, no K split, no
       // split tail (its share of K starts mid-tile). Auto: with at least 8
