@@ -656,6 +656,18 @@ TEST(ConfigSelection, WeightGradientConfigs) {
     EXPECT_EQ(c.blockM, 128) << m << "x" << n;
     EXPECT_EQ(c.blockN, bn) << m << "x" << n;
   }
+  // The pairs' rule the selection and the lowering share: two fresh
+  // fragments and the total within the registers; never the k-grouped GEMM
+  // with 1x128 B scales.
+  const int64_t regs = consumerRegisterBudget(2);
+  EXPECT_TRUE(takesKBlockPairs(GemmKind::Normal, BScaleGranularity::Row1x128,
+                               128, regs));
+  EXPECT_FALSE(takesKBlockPairs(GemmKind::Normal, BScaleGranularity::Row1x128,
+                                192, regs));
+  EXPECT_FALSE(takesKBlockPairs(GemmKind::KGrouped,
+                                BScaleGranularity::Row1x128, 128, regs));
+  EXPECT_TRUE(takesKBlockPairs(GemmKind::GroupedMasked,
+                               BScaleGranularity::Block128x128, 128, regs));
   // The k-grouped kernels do not pair K blocks: 128x192 there.
   {
     KernelConfig c = selectConfig(kGrouped(4, 4096, 7168, 4096), TargetDesc(),
