@@ -377,10 +377,8 @@ int64_t dgemm::fixedSmemBytes(int64_t blockM, int64_t blockN,
       p.kind == GemmKind::GroupedMasked || p.groupOffsets
           ? 4 * std::max<int64_t>(p.groups, 1)
           : 0;
-  // Accumulating kernels add their registers into D: no staging tile.
-  int64_t staging =
-      p.accumulate && p.out == OutType::F32 ? 0 : elementBytes * blockM * blockN;
-  return staging + kSmemSlack + bScaleBuffer + groupCounts;
+  return elementBytes * blockM * blockN + kSmemSlack + bScaleBuffer +
+         groupCounts;
 }
 
 int64_t dgemm::countTiles(const KernelConfig &c, const ProblemDesc &p) {

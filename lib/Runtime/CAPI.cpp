@@ -408,7 +408,6 @@ Status wgradGemm(const GemmOperands &ops, void *stream) {
         ProblemDesc p = normalProblem(shape.m, shape.n, shape.k);
         p.out = OutType::F32;
         p.bScale = BScaleGranularity::Row1x128;
-        p.accumulate = true;
         KernelConfig config;
         Status c = chooseConfig(p, target, config);
         if (!c.ok())
@@ -614,7 +613,6 @@ Status kGroupedGemm(const GroupedOperands &ops, const int64_t *ks,
         p.groups = shape.groups;
         p.out = OutType::F32;
         p.bScale = BScaleGranularity::Row1x128;
-        p.accumulate = true;
         KernelConfig config;
         Status c = chooseConfig(p, target, config);
         if (!c.ok())

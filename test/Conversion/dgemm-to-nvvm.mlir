@@ -314,39 +314,3 @@ llvm.func @epilogue_f32_reduce(%t: !frag32, %staging: !llvm.ptr<3>, %map: !llvm.
   llvm.return
 }
 }
-
-// -----
-
-// f32 tile added from registers: no shared memory, no barrier; each pair
-// under its guard (row < rows, column < cols) goes to d + (row * ld + col)
-// * 4 with one red.global.add.v2.f32. 2 column groups x 2 rows: 4 adds,
-// the second column group 32 bytes further.
-// CHECK-LABEL: llvm.func @epilogue_reduce
-// CHECK-NOT: nvvm.barrier
-// CHECK: %[[R0:.+]] = arith.addi %{{.+}}, %{{.+}} : i32
-// CHECK: %[[OK0:.+]] = arith.cmpi ult, %[[R0]], %arg2
-// CHECK: arith.muli %{{.+}}, %c1000_i64 : i64
-// CHECK: arith.muli %{{.+}}, %c4_i64 : i64
-// CHECK: %[[C:.+]] = arith.cmpi ult, %{{.+}}, %arg3
-// CHECK: %[[P:.+]] = arith.andi %[[OK0]], %[[C]]
-// CHECK: scf.if %[[P]] {
-// CHECK: %[[A:.+]] = llvm.getelementptr %arg1[%{{.+}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
-// CHECK: llvm.extractvalue %arg0[0]
-// CHECK: llvm.extractvalue %arg0[1]
-// CHECK: llvm.inline_asm has_side_effects "red.global.add.v2.f32 [$0], {$1, $2};", "l,f,f" %[[A]], %{{.+}}, %{{.+}} : (!llvm.ptr<1>, f32, f32) -> ()
-// CHECK: llvm.extractvalue %arg0[2]
-// CHECK: arith.addi %{{.+}}, %c32_i64 : i64
-// CHECK: llvm.extractvalue %arg0[4]
-// CHECK-NOT: llvm.store
-// CHECK-NOT: nvvm.barrier
-// ROWS-LABEL: llvm.func @epilogue_reduce
-// ROWS-COUNT-4: red.global.add.v2.f32
-// ROWS-NOT: red.global
-// STORES-LABEL: llvm.func @epilogue_reduce
-gpu.module @k {
-llvm.func @epilogue_reduce(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %d: !llvm.ptr<1>,
-    %rows: i32, %cols: i32, %tid: i32) {
-  dgemm.epilogue_reduce (%t), %d rows %rows cols %cols tid %tid {ld = 1000 : i32, block_m = 64 : i32, block_n = 16 : i32, consumers = 1 : i32} : (!llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>), !llvm.ptr<1>
-  llvm.return
-}
-}

@@ -2,15 +2,12 @@
 
 // The weight-gradient GEMM: 1x128 B scales, f32 D += A * B^T in place.
 // CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm128_bn128_s4_g16_c131_sb1x128_f32_acc(
-// Four tensor maps by value, D's address (parameter 3: the tile is added
-// from registers, no map), the B scales' map, then M.
-// CHECK-SAME: %arg3: !llvm.ptr<1>, %arg4: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %arg5: i32)
-// The contract: layout 3, D is operand 5 (C = operand 4 is D itself), passed
-// as a pointer; B scales [N, K/128] MN-major. No staging tile in shared
-// memory: 4 stages of 33792 bytes, the barriers and the B scales' words.
-// CHECK-SAME: dynamic_smem = 135232 : i64
+// Five tensor maps by value (the B scales' map is parameter 4), then M.
+// CHECK-SAME: %arg4: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %arg5: i32)
+// The contract: layout 3, D is operand 5 (C = operand 4 is D itself), an
+// f32 map with 32-column swizzled boxes; B scales [N, K/128] MN-major.
 // CHECK-SAME: layout = 3 : i64
-// CHECK-SAME: {kind = "ptr", operand = 5 : i64}
+// CHECK-SAME: {box = [32, 128], dims = [1, 0], dtype = "f32", kind = "tensor_map", operand = 5 : i64, swizzle = 128 : i64}
 // CHECK-SAME: {box = [128, 1], dims = [0, 1], dtype = "f32", kind = "tensor_map", operand = 3 : i64, swizzle = 0 : i64}, {kind = "m"}]
 // Producer: A, B, A scales and B scales per stage (16384 + 16384 + 512 + 512 bytes).
 // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c33792_i32
@@ -23,12 +20,8 @@
 // CHECK-COUNT-16: llvm.load %{{.+}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
 // CHECK: nvvm.mbarrier.arrive
 // CHECK: dgemm.promote_cols
-// The epilogue adds the tile at D + (m0 * 7168 + n0) * 4 from registers,
-// guarded by the rows and columns left.
-// CHECK: %[[DT:.+]] = llvm.getelementptr %arg3[%{{.+}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
-// CHECK: %[[ROWS:.+]] = arith.subi %arg5, %{{.+}} : i32
-// CHECK: dgemm.epilogue_reduce(%{{.+}}), %[[DT]] rows %[[ROWS]] cols %{{.+}} tid %{{.+}} {block_m = 128 : i32, block_n = 128 : i32, consumers = 2 : i32, ld = 7168 : i32}
-// CHECK-NOT: dgemm.epilogue_store
+// CHECK: dgemm.epilogue_store
+// CHECK-SAME: f32, reduce_add, swizzle = 128 : i32
 func.func @wgrad(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1, ?]>>,
     %b: memref<7168x2048xf8E4M3FN>, %sb: memref<7168x16xf32, strided<[1, ?]>>, %d: memref<?x7168xf32>) {
   dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x2048xf8E4M3FN>, memref<?x16xf32, strided<[1, ?]>>,
@@ -61,17 +54,19 @@ func.func @f32_store(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<
 // -----
 
 // The k-grouped GEMM: the group table by value (two template maps, then 8
-// bytes per group: 256 + 24), the scales' maps, the addresses of D, A and
-// B and the workspace (5 slots of 256 bytes per CTA: stages + 1);
+// bytes per group: 256 + 24), the scales' maps, D's 3-D map, the addresses
+// of A and B and the workspace (5 slots of 256 bytes per CTA: stages + 1);
 // no M parameter (M is static).
 // CHECK-LABEL: llvm.func @dgemm_k_grouped_m512_g3_n1024_bm128_bn128_s4_g4_c132_sb1x128_f32_acc(
 // CHECK-SAME: %arg0: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<280 x i8>, nvvm.grid_constant}
-// CHECK-SAME: %arg3: !llvm.ptr<1>, %arg4: !llvm.ptr<1>, %arg5: !llvm.ptr<1>, %arg6: !llvm.ptr<1>)
+// CHECK-SAME: %arg3: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}
+// CHECK-SAME: %arg4: !llvm.ptr<1>, %arg5: !llvm.ptr<1>, %arg6: !llvm.ptr<1>)
 // CHECK-SAME: groups = 3 : i64, k = 0 : i64, layout = 4 : i64
 // CHECK-SAME: {box = [128, 128], kind = "group_table", operand = 0 : i64, operand_b = 2 : i64, swizzle = 128 : i64}
 // CHECK-SAME: {box = [128, 1], dims = [1, 0], dtype = "f32", kind = "tensor_map", operand = 1 : i64, swizzle = 0 : i64}
 // CHECK-SAME: {box = [128, 1], dims = [1, 0], dtype = "f32", kind = "tensor_map", operand = 3 : i64, swizzle = 0 : i64}
-// CHECK-SAME: {kind = "ptr", operand = 5 : i64}, {kind = "ptr", operand = 0 : i64}, {kind = "ptr", operand = 2 : i64}, {bytes = 1280 : i64, kind = "workspace"}
+// CHECK-SAME: {box = [32, 128, 1], dims = [2, 1, 0], dtype = "f32", kind = "tensor_map", operand = 5 : i64, swizzle = 128 : i64}
+// CHECK-SAME: {kind = "ptr", operand = 0 : i64}, {kind = "ptr", operand = 2 : i64}, {bytes = 1280 : i64, kind = "workspace"}
 // Before the first barrier, threads 0-79 copy the template maps (16 bytes
 // each) into the CTA's 5 slots.
 // CHECK: arith.constant 80 : i32
@@ -107,14 +102,10 @@ func.func @f32_store(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<
 // CHECK: scf.for
 // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c33792_i32
 // CHECK-COUNT-4: nvvm.cp.async.bulk.tensor.shared.cluster.global
-// Consumer: the same walk; D[g] += the tile from registers at
-// D + ((g * 512 + m0) * 1024 + n0) * 4.
+// Consumer: the same walk; D[g] += the tile through the 3-D map.
 // CHECK: dgemm.promote_cols
-// CHECK: %[[GM:.+]] = arith.muli %{{.+}}, %{{.+}} : i64
-// CHECK: %[[ROW:.+]] = arith.addi %[[GM]], %{{.+}} : i64
-// CHECK: arith.muli %[[ROW]], %c1024_i64 : i64
-// CHECK: %[[DT:.+]] = llvm.getelementptr %arg3[%{{.+}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
-// CHECK: dgemm.epilogue_reduce(%{{.+}}), %[[DT]] rows %{{.+}} cols %{{.+}} tid %{{.+}} {block_m = 128 : i32, block_n = 128 : i32, consumers = 2 : i32, ld = 1024 : i32}
+// CHECK: dgemm.epilogue_store(%{{.+}}), %{{.+}}, %arg3[%{{.+}}, %{{.+}}, %{{.+}}] tid
+// CHECK-SAME: f32, reduce_add
 func.func @k_grouped(%a: memref<?xf8E4M3FN>, %sa: memref<?x512xf32>, %b: memref<?xf8E4M3FN>,
     %sb: memref<?x1024xf32>, %ks: memref<3xi32>, %d: memref<3x512x1024xf32>) {
   dgemm.k_grouped_gemm ins(%a, %sa, %b, %sb : memref<?xf8E4M3FN>, memref<?x512xf32>,

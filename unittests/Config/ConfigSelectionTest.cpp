@@ -63,7 +63,6 @@ ProblemDesc wgrad(int64_t m, int64_t n, int64_t k) {
   ProblemDesc p = normal(m, n, k);
   p.out = OutType::F32;
   p.bScale = BScaleGranularity::Row1x128;
-  p.accumulate = true;
   return p;
 }
 
@@ -687,30 +686,6 @@ TEST(ConfigSelection, WeightGradientConfigs) {
     // kernel then releases stages after the promotion).
     EXPECT_LE(consumerRegistersNeeded(c.blockM, c.blockN, c.mathWarpgroups),
               consumerRegisterBudget(c.mathWarpgroups));
-  }
-  // Accumulating into D from registers takes no staging tile: the
-  // 128x192 f32 tile's 96 KiB go to stages (3 with it, 5 without).
-  {
-    ProblemDesc acc = kGrouped(4, 4096, 7168, 4096);
-    ProblemDesc staged = acc;
-    staged.accumulate = false;
-    EXPECT_EQ(fixedSmemBytes(128, 192, staged) - fixedSmemBytes(128, 192, acc),
-              4 * 128 * 192);
-    auto stagesFit = [](const ProblemDesc &p) {
-      return (TargetDesc().smemPerBlock - fixedSmemBytes(128, 192, p)) /
-             stageBytes(128, 192, p);
-    };
-    EXPECT_EQ(stagesFit(staged), 3);
-    EXPECT_EQ(stagesFit(acc), 5);
-    // The selection takes them: 128x192 with 5 stages.
-    KernelConfig c = selectConfig(acc, TargetDesc(), kernelCapabilities());
-    EXPECT_EQ(c.blockN, 192);
-    EXPECT_EQ(c.stages, 5);
-    // A bf16 output is always staged.
-    ProblemDesc bf16 = normal(4096, 7168, 4096);
-    ProblemDesc bf16acc = bf16;
-    bf16acc.accumulate = true;
-    EXPECT_EQ(fixedSmemBytes(128, 128, bf16acc), fixedSmemBytes(128, 128, bf16));
   }
   // The k-grouped problem: tiles of every group count.
   ProblemDesc kg = kGrouped(4, 4096, 7168, 4096);

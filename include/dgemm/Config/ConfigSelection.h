@@ -42,10 +42,6 @@ struct ProblemDesc {
   /// Contiguous layout only: groups given by their end rows (offsets[G],
   /// copied to shared memory by the kernel) rather than m_indices.
   bool groupOffsets = false;
-  /// f32 output added into D in place (the weight-gradient forms): the
-  /// kernel adds its registers into D (red.global.add), with no staging
-  /// tile in shared memory.
-  bool accumulate = false;
 };
 
 struct TargetDesc {
@@ -108,8 +104,7 @@ int64_t bScaleBlocksSpanned(int64_t blockN);
 /// the 1x128 recipe, and the stage's two mbarriers).
 int64_t stageBytes(int64_t blockM, int64_t blockN, const ProblemDesc &p);
 
-/// Shared memory bytes outside the stages (output staging tile, none when
-/// the problem accumulates into D; the tile's
+/// Shared memory bytes outside the stages (output staging tile, the tile's
 /// B scales, the masked layout's copy of masked_m, slack).
 int64_t fixedSmemBytes(int64_t blockM, int64_t blockN, const ProblemDesc &p);
 

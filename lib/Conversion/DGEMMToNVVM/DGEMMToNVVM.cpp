@@ -14,7 +14,6 @@
 //                           (with `rows`, a tile with fewer valid rows:
 //                           predicated 16-byte copies by the threads instead)
 //   dgemm.epilogue_store_rows -> bf16x2 packing, predicated global stores
-//   dgemm.epilogue_reduce -> predicated red.global.add.v2.f32 of f32 pairs
 //
 //===----------------------------------------------------------------------===//
 #include "WgmmaDescriptor.h"
@@ -479,116 +478,68 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
   }
 };
 
-/// The thread's pairs of an epilogue tile written straight from registers
-/// (dgemm.epilogue_store_rows, dgemm.epilogue_reduce): for wave w, 8-column
-/// group j and row h (r0 or r0 + 8), `emit(totals of wave w, j, h, addr)`
-/// inside a guard row < rows && column < cols, `addr` = d + (row * ld +
-/// column) * `elementBytes` (rows of a thread: 16 * warp + lane / 4 and 8
-/// more; columns 8j + 2 * (lane % 4)).
-template <typename Op, typename Emit>
-void forEachGuardedPair(Op op, int64_t elementBytes, PatternRewriter &rw,
-                        Emit emit) {
-  Location loc = op.getLoc();
-  int64_t bn = op.getBlockN(), ld = op.getLd();
-  const TileTotals tt(op);
-  const int64_t waveRows = tt.waveRows, waves = tt.waves, parts = tt.parts;
-  Type i8 = rw.getI8Type(), i64 = rw.getI64Type();
-  auto c = [&](int64_t v) { return i32c(rw, loc, v); };
-  auto ult = [&](Value x, Value y) {
-    return arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult, x, y);
-  };
-  Value tid = op.getTid();
-  Value warp = arith::DivUIOp::create(rw, loc, tid, c(32));
-  Value lane = arith::RemUIOp::create(rw, loc, tid, c(32));
-  Value row0 = arith::AddIOp::create(
-      rw, loc, arith::MulIOp::create(rw, loc, warp, c(16)),
-      arith::DivUIOp::create(rw, loc, lane, c(4)));
-  Value row1 = arith::AddIOp::create(rw, loc, row0, c(8));
-  Value col = arith::MulIOp::create(
-      rw, loc, arith::RemUIOp::create(rw, loc, lane, c(4)), c(2));
-  // Byte offset of (row, col) in i64: row * ld * E can pass 2^31.
-  auto rowBase = [&](Value row) -> Value {
-    Value r = arith::ExtUIOp::create(rw, loc, i64, row);
-    Value cc = arith::ExtUIOp::create(rw, loc, i64, col);
-    Value e = arith::AddIOp::create(
-        rw, loc,
-        arith::MulIOp::create(rw, loc, r,
-                              arith::ConstantIntOp::create(rw, loc, i64, ld)),
-        cc);
-    return arith::MulIOp::create(
-        rw, loc, e,
-        arith::ConstantIntOp::create(rw, loc, i64, elementBytes));
-  };
-  for (int64_t w = 0; w < waves; ++w) {
-    ValueRange totals = op.getTotals().slice(w * parts, parts);
-    Value rows[2] = {row0, row1};
-    if (w > 0)
-      for (Value &r : rows)
-        r = arith::AddIOp::create(rw, loc, r, c(w * waveRows));
-    Value rowOk[2] = {ult(rows[0], op.getRows()), ult(rows[1], op.getRows())};
-    Value base[2] = {rowBase(rows[0]), rowBase(rows[1])};
-    for (int64_t j = 0; j < bn / 8; ++j) {
-      Value colOk =
-          ult(arith::AddIOp::create(rw, loc, col, c(8 * j)), op.getCols());
-      for (int64_t h = 0; h < 2; ++h) {
-        Value ok = arith::AndIOp::create(rw, loc, rowOk[h], colOk);
-        auto guard = scf::IfOp::create(rw, loc, ok, false);
-        OpBuilder::InsertionGuard g(rw);
-        rw.setInsertionPointToStart(guard.thenBlock());
-        Value offset = arith::AddIOp::create(
-            rw, loc, base[h],
-            arith::ConstantIntOp::create(rw, loc, i64, 8 * elementBytes * j));
-        Value addr =
-            LLVM::GEPOp::create(rw, loc, op.getD().getType(), i8, op.getD(),
-                                ArrayRef<LLVM::GEPArg>{offset});
-        emit(totals, j, h, addr);
-      }
-    }
-  }
-}
-
 struct EpilogueStoreRowsLowering : OpRewritePattern<EpilogueStoreRowsOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(EpilogueStoreRowsOp op,
                                 PatternRewriter &rw) const override {
     Location loc = op.getLoc();
-    const int64_t groupsPerPart = TileTotals(op).groupsPerPart;
-    forEachGuardedPair(
-        op, /*elementBytes=*/2, rw,
-        [&](ValueRange totals, int64_t j, int64_t h, Value addr) {
+    int64_t bn = op.getBlockN(), ld = op.getLd();
+    const TileTotals tt(op);
+    const int64_t waveRows = tt.waveRows, waves = tt.waves, parts = tt.parts,
+                  groupsPerPart = tt.groupsPerPart;
+    Type i8 = rw.getI8Type(), i64 = rw.getI64Type();
+    auto c = [&](int64_t v) { return i32c(rw, loc, v); };
+    auto ult = [&](Value x, Value y) {
+      return arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult, x, y);
+    };
+    Value tid = op.getTid();
+    Value warp = arith::DivUIOp::create(rw, loc, tid, c(32));
+    Value lane = arith::RemUIOp::create(rw, loc, tid, c(32));
+    Value row0 = arith::AddIOp::create(
+        rw, loc, arith::MulIOp::create(rw, loc, warp, c(16)),
+        arith::DivUIOp::create(rw, loc, lane, c(4)));
+    Value row1 = arith::AddIOp::create(rw, loc, row0, c(8));
+    Value col = arith::MulIOp::create(
+        rw, loc, arith::RemUIOp::create(rw, loc, lane, c(4)), c(2));
+    // Byte offset of (row, col) in i64: row * ld * 2 can pass 2^31.
+    auto rowBase = [&](Value row) -> Value {
+      Value r = arith::ExtUIOp::create(rw, loc, i64, row);
+      Value cc = arith::ExtUIOp::create(rw, loc, i64, col);
+      Value e = arith::AddIOp::create(
+          rw, loc,
+          arith::MulIOp::create(
+              rw, loc, r, arith::ConstantIntOp::create(rw, loc, i64, ld)),
+          cc);
+      return arith::MulIOp::create(
+          rw, loc, e, arith::ConstantIntOp::create(rw, loc, i64, 2));
+    };
+    for (int64_t w = 0; w < waves; ++w) {
+      ValueRange totals = op.getTotals().slice(w * parts, parts);
+      Value rows[2] = {row0, row1};
+      if (w > 0)
+        for (Value &r : rows)
+          r = arith::AddIOp::create(rw, loc, r, c(w * waveRows));
+      Value rowOk[2] = {ult(rows[0], op.getRows()), ult(rows[1], op.getRows())};
+      Value base[2] = {rowBase(rows[0]), rowBase(rows[1])};
+      for (int64_t j = 0; j < bn / 8; ++j) {
+        Value colOk = ult(arith::AddIOp::create(rw, loc, col, c(8 * j)),
+                          op.getCols());
+        for (int64_t h = 0; h < 2; ++h) {
+          Value ok = arith::AndIOp::create(rw, loc, rowOk[h], colOk);
+          auto guard = scf::IfOp::create(rw, loc, ok, false);
+          OpBuilder::InsertionGuard g(rw);
+          rw.setInsertionPointToStart(guard.thenBlock());
           Value packed = packedPair(rw, loc, totals, groupsPerPart, j, h);
+          Value offset = arith::AddIOp::create(
+              rw, loc, base[h],
+              arith::ConstantIntOp::create(rw, loc, i64, 16 * j));
+          Value addr =
+              LLVM::GEPOp::create(rw, loc, op.getD().getType(), i8, op.getD(),
+                                  ArrayRef<LLVM::GEPArg>{offset});
           LLVM::StoreOp::create(rw, loc, packed, addr, /*alignment=*/4);
-        });
-    rw.eraseOp(op);
-    return success();
-  }
-};
-
-/// red.global.add.v2.f32 of each pair (no LLVM form: an asm statement with
-/// side effects).
-struct EpilogueReduceLowering : OpRewritePattern<EpilogueReduceOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(EpilogueReduceOp op,
-                                PatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    const int64_t groupsPerPart = TileTotals(op).groupsPerPart;
-    Type i32 = rw.getI32Type();
-    forEachGuardedPair(
-        op, /*elementBytes=*/4, rw,
-        [&](ValueRange totals, int64_t j, int64_t h, Value addr) {
-          Value pair = f32Pair(rw, loc, totals, groupsPerPart, j, h);
-          Value x = LLVM::ExtractElementOp::create(
-              rw, loc, pair, LLVM::ConstantOp::create(rw, loc, i32, 0));
-          Value y = LLVM::ExtractElementOp::create(
-              rw, loc, pair, LLVM::ConstantOp::create(rw, loc, i32, 1));
-          LLVM::InlineAsmOp::create(
-              rw, loc, TypeRange(), ValueRange{addr, x, y},
-              "red.global.add.v2.f32 [$0], {$1, $2};", "l,f,f",
-              /*has_side_effects=*/true, /*is_align_stack=*/false,
-              LLVM::tailcallkind::TailCallKind::None,
-              /*asm_dialect=*/LLVM::AsmDialectAttr(),
-              /*operand_attrs=*/ArrayAttr());
-        });
+        }
+      }
+    }
     rw.eraseOp(op);
     return success();
   }
@@ -600,7 +551,7 @@ struct ConvertDGEMMToNVVMPass
     RewritePatternSet patterns(&getContext());
     patterns.add<ScheduleTileLowering, WgmmaTileLowering, PromoteLowering,
                  PromoteColsLowering, EpilogueStoreLowering,
-                 EpilogueStoreRowsLowering, EpilogueReduceLowering>(
+                 EpilogueStoreRowsLowering>(
         &getContext());
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
@@ -610,7 +561,7 @@ struct ConvertDGEMMToNVVMPass
     // Every kernel op must be gone.
     WalkResult left = getOperation()->walk([](Operation *op) {
       if (isa<ScheduleTileOp, WgmmaTileOp, PromoteOp, PromoteColsOp,
-              EpilogueStoreOp, EpilogueStoreRowsOp, EpilogueReduceOp>(op)) {
+              EpilogueStoreOp, EpilogueStoreRowsOp>(op)) {
         op->emitOpError("was not lowered to NVVM");
         return WalkResult::interrupt();
       }

@@ -304,12 +304,11 @@ private:
     NVVM::FenceMbarrierInitOp::create(b, loc);
     SmallVector<Value, 5> maps;
     if (l.kGrouped()) {
-      maps = {fn.getArgument(kKgMapSFA), fn.getArgument(kKgMapSFB)};
+      maps = {fn.getArgument(kKgMapSFA), fn.getArgument(kKgMapSFB),
+              fn.getArgument(kKgMapD)};
     } else {
-      for (GemmKernelParam p : {kMapA, kMapSFA, kMapB})
+      for (GemmKernelParam p : {kMapA, kMapSFA, kMapB, kMapD})
         maps.push_back(tensorMap(p));
-      if (!l.accumulate) // else D's address
-        maps.push_back(tensorMap(kMapD));
       if (l.perRowB)
         maps.push_back(sfbMap());
     }
@@ -1093,8 +1092,6 @@ private:
         tmaStore(group);
         b.setInsertionPointToStart(which.elseBlock());
         storeMaskedTile(totals, rows, m0, n0, group);
-      } else if (l.accumulate) {
-        reduceTile(totals, m0, n0, group);
       } else {
         tmaStore(l.kGrouped() ? group : Value());
       }
@@ -1136,38 +1133,6 @@ private:
         b, loc, element, arith::ConstantIntOp::create(b, loc, i64, 2));
     return LLVM::GEPOp::create(b, loc, k.ptr1, k.i8, fn.getArgument(kDPtr),
                                ArrayRef<LLVM::GEPArg>{bytes});
-  }
-
-  /// D += the tile (the accumulating forms), from registers: D [M, N] or
-  /// (k-grouped) [G, M, N] f32 at the address in D's parameter, the tile's
-  /// element (0, 0) at ((g * M + m0) * N + n0) * 4; rows past M and columns
-  /// past N are not added.
-  void reduceTile(ValueRange totals, Value m0, Value n0, Value group) {
-    Type i64 = k.i64;
-    auto wide = [&](Value v) -> Value {
-      return arith::ExtUIOp::create(b, loc, i64, v);
-    };
-    Value m = l.kGrouped() ? k.c32(l.m) : fn.getArgument(kM);
-    Value row = wide(m0);
-    if (l.kGrouped())
-      row = arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, wide(group), wide(m)), row);
-    Value element = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(b, loc, row,
-                              arith::ConstantIntOp::create(b, loc, i64, l.n)),
-        wide(n0));
-    Value bytes = arith::MulIOp::create(
-        b, loc, element, arith::ConstantIntOp::create(b, loc, i64, 4));
-    Value d = fn.getArgument(l.kGrouped() ? kKgPtrD : kMapD);
-    Value tile = LLVM::GEPOp::create(b, loc, k.ptr1, k.i8, d,
-                                     ArrayRef<LLVM::GEPArg>{bytes});
-    EpilogueReduceOp::create(b, loc, totals, tile, k.sub(m, m0),
-                             k.sub(k.c32(l.n), n0), tid,
-                             b.getI32IntegerAttr(l.n),
-                             b.getI32IntegerAttr(l.blockM),
-                             b.getI32IntegerAttr(l.blockN),
-                             b.getI32IntegerAttr(l.rowWarpgroups()));
   }
 
   /// Masked layout, a tile crossing masked_m (masked-partial-store=direct):
@@ -1495,24 +1460,22 @@ LLVM::LLVMFuncOp mlir::dgemm::buildGemmKernel(OpBuilder &b, Location loc,
   // (parameter index, bytes) of the by-value parameters.
   SmallVector<std::pair<unsigned, int64_t>, 5> byValue;
   if (l.kGrouped()) {
-    // KGroupedKernelParam: the group table, the scales' tensor maps, D's
-    // address, the addresses of A and B, the workspace.
-    params = {ptr, ptr, ptr, ptr1, ptr1, ptr1, ptr1};
+    // KGroupedKernelParam: the group table, three tensor maps, the
+    // addresses of A and B, the workspace.
+    params = {ptr, ptr, ptr, ptr, ptr1, ptr1, ptr1};
     byValue = {{kKgTable, l.groupTableBytes()},
                {kKgMapSFA, 128},
-               {kKgMapSFB, 128}};
+               {kKgMapSFB, 128},
+               {kKgMapD, 128}};
   } else {
     // B scales: a tensor map (1x128 recipe, loaded per stage) or an address.
-    // D: a tensor map, or its address when the tile is added from registers.
-    params = {ptr, ptr, ptr, l.accumulate ? ptr1 : ptr,
-              l.perRowB ? ptr : ptr1, b.getI32Type()};
+    params = {ptr, ptr, ptr, ptr, l.perRowB ? ptr : ptr1, b.getI32Type()};
     if (l.grouped())
       params.push_back(ptr1); // m_indices or masked_m
     if (l.masked())
       params.push_back(ptr1); // D's address
     for (GemmKernelParam p : {kMapA, kMapSFA, kMapB, kMapD})
-      if (p != kMapD || !l.accumulate)
-        byValue.push_back({p, 128});
+      byValue.push_back({p, 128});
     if (l.perRowB)
       byValue.push_back({kSFBPtr, 128});
   }

@@ -17,8 +17,7 @@
 
 namespace mlir::dgemm {
 
-/// Kernel parameters, in order. kMapD is D's tensor map (masked: 3-D), or
-/// D's address when the kernel adds its tiles into D (f32, accumulate);
+/// Kernel parameters, in order. kMapD is D's tensor map (masked: 3-D);
 /// kSFBPtr is the address of B's 128x128 scales or, 1x128 recipe, the
 /// tensor map of B's per-row scales;
 /// kM is M (normal), M_sum (contiguous) or M_max (masked); kGroups, grouped
@@ -38,16 +37,15 @@ enum GemmKernelParam {
 /// Parameters of the k-grouped kernel (dgemm.k_grouped_gemm), in order:
 /// the group table (by value: the template maps of A's and B's blocks, then
 /// G x {i32 K blocks of g, i32 first K block of g}), the maps of A's and
-/// B's scales [sum K/128, M|N], D's address (f32 [G, M, N], the tiles added
-/// from registers), the addresses of A and B (flat: A_g [M, k_g] and B_g
-/// [N, k_g] one after another), and a
+/// B's scales [sum K/128, M|N], D's 3-D map [G, M, N], the addresses of A
+/// and B (flat: A_g [M, k_g] and B_g [N, k_g] one after another), and a
 /// global workspace of kKgSlots x 256 bytes per CTA where the producer
 /// writes each tile's maps of A_g and B_g (TensorMapUpdate.h).
 enum KGroupedKernelParam {
   kKgTable = 0,
   kKgMapSFA,
   kKgMapSFB,
-  kKgPtrD,
+  kKgMapD,
   kKgPtrA,
   kKgPtrB,
   kKgWorkspace

@@ -13,15 +13,15 @@ using namespace mlir::dgemm;
 static int64_t alignTo(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
 KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c,
-                               const ::dgemm::ProblemDesc &p,
-                               int64_t maxParts) {
+                               const ::dgemm::ProblemDesc &p, int64_t maxParts,
+                               bool accumulate) {
   const int64_t n = p.n, k = p.k;
   KernelLayout l;
   l.kind = p.kind;
   l.groups = p.groups;
   l.perRowB = p.bScale == ::dgemm::BScaleGranularity::Row1x128;
   l.f32Out = p.out == ::dgemm::OutType::F32;
-  l.accumulate = p.accumulate && l.f32Out;
+  l.accumulate = accumulate && l.f32Out;
   // Early release needs the columns' scales in registers on top of the
   // fresh tile and the total.
   l.lateRelease =
@@ -77,8 +77,7 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c,
   l.txBytes = l.aStageBytes + l.bStageBytes + l.sfaStageBytes +
               (l.perRowB ? 4 * c.blockN : 0);
   l.dOff = 0;
-  // No staging tile when the tile is added into D from registers.
-  l.aOff = l.accumulate ? 0 : alignTo(l.outBytes() * c.blockM * c.blockN, 1024);
+  l.aOff = alignTo(l.outBytes() * c.blockM * c.blockN, 1024);
   l.bOff = l.aOff + c.stages * l.aStageBytes;
   l.sfaOff = alignTo(l.bOff + c.stages * l.bStageBytes, 128);
   l.sfbOff = alignTo(l.sfaOff + c.stages * l.sfaStageBytes, 128);

@@ -113,10 +113,8 @@ struct KernelLayout {
   int64_t groups = 1;
   /// The weight-gradient variants: B scaled per row per 128 K (1x128: the
   /// tile's B scales arrive with each stage by TMA, and each column has its
-  /// own), an f32 output, and whether the tile is added into D (D += A *
-  /// B^T) rather than stored: then the consumers add their registers into
-  /// D with red.global.add (dgemm.epilogue_reduce), there is no staging
-  /// tile, and D's kernel parameter is its address instead of a map.
+  /// own), an f32 output, and whether the tile is added into D (TMA
+  /// reduce-add: D += A * B^T) rather than stored.
   bool perRowB = false;
   bool f32Out = false;
   bool accumulate = false;
@@ -143,10 +141,11 @@ struct KernelLayout {
 
   /// `maxParts`: the most wgmma chains to split the tile's columns into
   /// (each a multiple of 8 columns, at least 32).
-  /// `p` gives the kind, groups, N, K, output type, B-scale recipe and
-  /// whether the tile is added into D.
+  /// `p` gives the kind, groups, N, K, output type and B-scale recipe;
+  /// `accumulate`: f32 output added into D.
   static KernelLayout get(const ::dgemm::KernelConfig &c,
-                          const ::dgemm::ProblemDesc &p, int64_t maxParts = 2);
+                          const ::dgemm::ProblemDesc &p, int64_t maxParts = 2,
+                          bool accumulate = false);
 
   /// Consumer warpgroups with rows of their own: each reads every stage
   /// (its empty barrier counts their warps) and stores its rows (1 with the

@@ -58,11 +58,13 @@ static DictionaryAttr buildKGroupedContract(ContractBuilder &c,
   // Scales [sum(k_g)/128, M] and [sum(k_g)/128, N], rows of M (N) floats.
   params[kKgMapSFA] = c.tensorMap(1, {1, 0}, {l.blockM, 1}, 0, "f32");
   params[kKgMapSFB] = c.tensorMap(3, {1, 0}, {l.blockN, 1}, 0, "f32");
+  int64_t boxN = l.dSwizzle ? 32 : l.blockN;
+  params[kKgMapD] = c.tensorMap(5, {2, 1, 0}, {boxN, l.blockM, 1},
+                                l.dSwizzle ? 128 : 0, "f32");
   auto ptr = [&](int64_t operand) {
     return b.getDictionaryAttr({b.getNamedAttr("kind", b.getStringAttr("ptr")),
                                 c.i64("operand", operand)});
   };
-  params[kKgPtrD] = ptr(5);
   params[kKgPtrA] = ptr(0);
   params[kKgPtrB] = ptr(2);
   params[kKgWorkspace] = b.getDictionaryAttr(
@@ -104,8 +106,7 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
                       : c.tensorMap(2, {1, 0}, {128, l.blockN}, 128, "u8");
   // D: one box per tile, or 64-column boxes with 128-byte swizzle; masked:
   // D [G, M_max, N] through a 3-D map, and its address for the tiles that
-  // cross masked_m (row-predicated stores); accumulating (f32 D += ...):
-  // its address only (the tiles are added from registers).
+  // cross masked_m (row-predicated stores).
   auto ptr = [&](int64_t operand) {
     return b.getDictionaryAttr({b.getNamedAttr("kind", b.getStringAttr("ptr")),
                                 c.i64("operand", operand)});
@@ -115,8 +116,7 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
           swizzleD = l.dSwizzle ? 128 : 0;
   StringRef dType = l.f32Out ? "f32" : "bf16";
   params[kMapD] =
-      l.accumulate ? ptr(dOperand)
-      : l.masked()
+      l.masked()
           ? c.tensorMap(dOperand, {2, 1, 0}, {boxN, l.blockM, 1}, swizzleD,
                         dType)
           : c.tensorMap(dOperand, {1, 0}, {boxN, l.blockM}, swizzleD, dType);

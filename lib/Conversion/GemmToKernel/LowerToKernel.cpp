@@ -252,7 +252,10 @@ struct LowerToKernelPass
         continue;
       }
       ::dgemm::ProblemDesc p = gemm.getProblem(/*defaultM=*/1);
-      KernelLayout layout = KernelLayout::get(config, p, wgmmaParts);
+      auto normal = dyn_cast<GemmOp>(op);
+      KernelLayout layout = KernelLayout::get(
+          config, p, wgmmaParts,
+          /*accumulate=*/(normal && normal.getC()) || isa<KGroupedGemmOp>(op));
       // Two consumer warpgroups splitting the K blocks of a 64-row tile
       // (registers: a fresh fragment and a total each, as with one, within
       // 232 with 8 to spare: at block N 192 ptxas spilled 12 bytes in one

@@ -21,24 +21,6 @@ llvm.func @rows_block_m(%t: !frag8, %d: !llvm.ptr<1>, %r: i32, %c: i32, %tid: i3
 
 // -----
 
-!frag8 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
-llvm.func @reduce_ld_odd(%t: !frag8, %d: !llvm.ptr<1>, %r: i32, %c: i32, %tid: i32) {
-  // expected-error @+1 {{ld must be even and at least 2 (8-byte f32 pairs), got 7}}
-  dgemm.epilogue_reduce (%t), %d rows %r cols %c tid %tid {ld = 7 : i32, block_m = 64 : i32, block_n = 16 : i32, consumers = 1 : i32} : (!frag8), !llvm.ptr<1>
-  llvm.return
-}
-
-// -----
-
-!frag8 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
-llvm.func @reduce_fragment(%t: !frag8, %d: !llvm.ptr<1>, %r: i32, %c: i32, %tid: i32) {
-  // expected-error @+1 {{each of the 1 totals must be a struct of 16 f32}}
-  dgemm.epilogue_reduce (%t), %d rows %r cols %c tid %tid {ld = 64 : i32, block_m = 64 : i32, block_n = 32 : i32, consumers = 1 : i32} : (!frag8), !llvm.ptr<1>
-  llvm.return
-}
-
-// -----
-
 // Block M 256 with two consumers: two row waves, so an even number of totals.
 !frag8 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
 llvm.func @store_row_waves(%t: !frag8, %s: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %tid: i32) {

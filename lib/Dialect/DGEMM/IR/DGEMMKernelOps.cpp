@@ -1,8 +1,8 @@
 //===- DGEMMKernelOps.cpp - verifiers of the kernel-level dgemm ops --------===//
 //
 // dgemm.schedule_tile, dgemm.wgmma_tile, dgemm.promote,
-// dgemm.epilogue_store, dgemm.epilogue_store_rows and dgemm.epilogue_reduce:
-// their attributes and fragment types agree.
+// dgemm.epilogue_store and dgemm.epilogue_store_rows: their attributes and
+// fragment types agree.
 //
 //===----------------------------------------------------------------------===//
 #include "dgemm/Dialect/DGEMM/IR/DGEMM.h"
@@ -94,15 +94,6 @@ LogicalResult EpilogueStoreRowsOp::verify() {
   if (getLd() < 2 || getLd() % 2 != 0)
     return emitOpError() << "ld must be even and at least 2 (bf16 pairs), "
                             "got "
-                         << getLd();
-  return verifyEpilogueTile(*this, getBlockM(), getBlockN(), getConsumers(),
-                            getTotals());
-}
-
-LogicalResult EpilogueReduceOp::verify() {
-  if (getLd() < 2 || getLd() % 2 != 0)
-    return emitOpError() << "ld must be even and at least 2 (8-byte f32 "
-                            "pairs), got "
                          << getLd();
   return verifyEpilogueTile(*this, getBlockM(), getBlockN(), getConsumers(),
                             getTotals());

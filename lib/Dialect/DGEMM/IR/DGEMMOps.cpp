@@ -214,7 +214,6 @@ LogicalResult GemmOp::verify() {
   p.out = outTypeOf(getD());
   p.bScale = getRecipe().isPerRowB() ? ::dgemm::BScaleGranularity::Row1x128
                                      : ::dgemm::BScaleGranularity::Block128x128;
-  p.accumulate = static_cast<bool>(getC()) && p.out == ::dgemm::OutType::F32;
   return p;
 }
 
@@ -369,7 +368,6 @@ LogicalResult KGroupedGemmOp::verify() {
   p.k = 128 * std::max<int64_t>(1, kBlocks / std::max<int64_t>(1, p.groups));
   p.out = ::dgemm::OutType::F32;
   p.bScale = ::dgemm::BScaleGranularity::Row1x128;
-  p.accumulate = true;
   return p;
 }
 

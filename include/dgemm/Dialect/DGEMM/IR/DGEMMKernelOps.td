@@ -4,7 +4,7 @@
 // Hopper GEMM kernel that upstream ops do not express — the tile scheduler,
 // a wgmma tile of one 128-wide K block (no implicit fence or wait), the
 // promotion of a block's partial sums into the f32 total, and the epilogue
-// store (or reduction). Everything else in the kernel IR is upstream (scf, arith, llvm,
+// store. Everything else in the kernel IR is upstream (scf, arith, llvm,
 // nvvm: mbarriers, TMA copies, fences, setmaxnreg). `convert-dgemm-to-nvvm`
 // lowers each of these ops with one pattern.
 //
@@ -195,33 +195,6 @@ def DGEMM_EpilogueStoreRowsOp : DGEMM_KernelOp<"epilogue_store_rows"> {
     Row waves as for `dgemm.epilogue_store`: with `block_m` = 128 *
     `consumers` the second half of `totals` holds the rows 64 * `consumers`
     further down.
-  }];
-  let arguments = (ins Variadic<LLVM_AnyStruct>:$totals, LLVM_AnyPointer:$d,
-                       I32:$rows, I32:$cols, I32:$tid,
-                       I32Attr:$ld, I32Attr:$block_m, I32Attr:$block_n,
-                       I32Attr:$consumers);
-  let assemblyFormat = [{
-    `(` $totals `)` `,` $d `rows` $rows `cols` $cols `tid` $tid attr-dict
-    `:` `(` type($totals) `)` `,` type($d)
-  }];
-  let hasVerifier = 1;
-}
-
-def DGEMM_EpilogueReduceOp : DGEMM_KernelOp<"epilogue_reduce"> {
-  let summary = "f32 output tile added into global memory from registers";
-  let description = [{
-    For f32 outputs accumulated in place (D += A * B^T: the weight-gradient
-    GEMM and the k-grouped one). Each consumer thread adds each of its f32
-    pairs (fragments of equal width that cover the tile's columns left to
-    right) into global memory at `d` + (row * `ld` + column) * 4 with one
-    `red.global.add.v2.f32` (8 bytes: `ld` and `d` keep pairs 8-byte
-    aligned), `d` being the address of the tile's element (0, 0), when
-    row < `rows` and column < `cols`. No shared memory, no barrier, no
-    staging tile to wait for: the reductions are fire-and-forget and the
-    kernel's end orders them before the next launch. Thread rows and
-    columns, `tid` and row waves as for `dgemm.epilogue_store_rows`.
-    Each element of D is added once per launch, so the result does not
-    depend on the order in which the reductions arrive.
   }];
   let arguments = (ins Variadic<LLVM_AnyStruct>:$totals, LLVM_AnyPointer:$d,
                        I32:$rows, I32:$cols, I32:$tid,
