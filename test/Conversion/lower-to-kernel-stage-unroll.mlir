@@ -62,3 +62,34 @@ func.func @short_k(%a: memref<?x512xf8E4M3FN>, %sa: memref<?x4xf32, strided<[1, 
       {config = #dgemm.config<block_m = 128, block_n = 192, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 128>, m_hint = 4096 : i64}
   return
 }
+
+// -----
+
+// 192 columns and 12 K blocks: the ring loop by default (ptxas took 3-4x
+// as long on the unrolled loop, which ran within 0.7% of the ring loop).
+// AUTO-LABEL: llvm.func @dgemm_gemm_n24576_k1536_bm128_bn192_s4_g1_c128(
+// AUTO-NOT: nvvm.shfl.sync
+// FORCED-LABEL: llvm.func @dgemm_gemm_n24576_k1536_bm128_bn192_s4_g1_c128_su(
+// FORCED: nvvm.shfl.sync
+func.func @wide_k12(%a: memref<?x1536xf8E4M3FN>, %sa: memref<?x12xf32, strided<[1, ?]>>,
+    %b: memref<24576x1536xf8E4M3FN>, %sb: memref<192x12xf32>, %d: memref<?x24576xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x1536xf8E4M3FN>, memref<?x12xf32, strided<[1, ?]>>,
+      memref<24576x1536xf8E4M3FN>, memref<192x12xf32>) outs(%d : memref<?x24576xbf16>)
+      {config = #dgemm.config<block_m = 128, block_n = 192, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 1, num_sms = 128>, m_hint = 128 : i64}
+  return
+}
+
+// -----
+
+// 192 columns and 16 K blocks: unrolled by default.
+// AUTO-LABEL: llvm.func @dgemm_gemm_n24576_k2048_bm128_bn192_s4_g1_c128(
+// AUTO: nvvm.shfl.sync
+// FORCED-LABEL: llvm.func @dgemm_gemm_n24576_k2048_bm128_bn192_s4_g1_c128(
+// FORCED: nvvm.shfl.sync
+func.func @wide_k16(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1, ?]>>,
+    %b: memref<24576x2048xf8E4M3FN>, %sb: memref<192x16xf32>, %d: memref<?x24576xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x2048xf8E4M3FN>, memref<?x16xf32, strided<[1, ?]>>,
+      memref<24576x2048xf8E4M3FN>, memref<192x16xf32>) outs(%d : memref<?x24576xbf16>)
+      {config = #dgemm.config<block_m = 128, block_n = 192, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 1, num_sms = 128>, m_hint = 128 : i64}
+  return
+}

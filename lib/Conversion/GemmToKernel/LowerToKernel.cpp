@@ -341,9 +341,16 @@ struct LowerToKernelPass
       // masked 256x128 -2..+3%, contiguous +0.5-1%; with 4 K blocks
       // (4096x32768x512) 3% slower; stage-unrolled without the uniform
       // warpgroup index 1-10% slower.
+      // Tiles of 192 columns or more keep the ring loop below 16 K blocks:
+      // their unrolled loops took ptxas 3-4x as long (287 against 91 ms at
+      // 64x24576x1536, 391 against 103 at 128x24576x1536; 639 and 518 ms
+      // cold on the H200, past the 500 ms goal) and ran within 0.3-0.7% of
+      // the ring loop there (bench/results/2026-12-03-2943ef7-ab-lower-
+      // 192col-stage-unroll-off.log; 4096x24576x1536 1219 against 1217).
       bool unrollable = layout.kUnroll == 1 && !layout.kSplit &&
                         !layout.tailSplit;
-      bool autoUnroll = unrollable && layout.kBlocks >= 8 &&
+      bool wideShortK = layout.blockN >= 192 && layout.kBlocks < 16;
+      bool autoUnroll = unrollable && layout.kBlocks >= 8 && !wideShortK &&
                         !layout.perRowB && !layout.f32Out &&
                         !layout.kGrouped();
       layout.stageUnrolled =
