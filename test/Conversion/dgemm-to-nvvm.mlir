@@ -314,3 +314,40 @@ llvm.func @epilogue_f32_reduce(%t: !frag32, %staging: !llvm.ptr<3>, %map: !llvm.
   llvm.return
 }
 }
+
+// -----
+
+// Per warpgroup: warpgroup w (tid / 128) waits for its own earlier stores
+// (its first thread), meets named barrier 7 + w of 128 threads, and its
+// first thread reduce-adds its 64 rows: 64 * 128 bytes into the chunk, at
+// row m0 + 64w.
+// CHECK-LABEL: llvm.func @epilogue_per_warpgroup
+// CHECK: %[[INWG:.+]] = arith.remui %arg5, %c128_i32 : i32
+// CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[INWG]], %c0_i32 : i32
+// CHECK: scf.if %[[FIRST]] {
+// CHECK-NEXT: nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK: %[[WG:.+]] = arith.divui %arg5, %c128_i32 : i32
+// CHECK: %[[ID:.+]] = arith.addi %[[WG]], %c7_i32 : i32
+// CHECK: nvvm.barrier id = %[[ID]] number_of_threads = %c128_i32
+// CHECK-COUNT-8: llvm.store %{{.+}}, %{{.+}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK: nvvm.fence.proxy
+// CHECK: %[[ID2:.+]] = arith.addi %{{.+}}, %c7_i32 : i32
+// CHECK: nvvm.barrier id = %[[ID2]] number_of_threads = %c128_i32
+// CHECK: scf.if %[[FIRST]] {
+// CHECK: %[[W:.+]] = arith.divui %arg5, %c128_i32 : i32
+// CHECK: %[[OFF:.+]] = arith.muli %[[W]], %c8192_i32 : i32
+// CHECK: %[[SRC:.+]] = llvm.getelementptr %arg1[%[[OFF]]]
+// CHECK: %[[WROWS:.+]] = arith.muli %[[W]], %c64_i32 : i32
+// CHECK: %[[M0:.+]] = arith.addi %arg4, %[[WROWS]] : i32
+// CHECK: nvvm.cp.async.bulk.tensor.reduce %arg2, %[[SRC]], box[%arg3, %[[M0]]] {redKind = #nvvm.tma_redux_kind<add>}
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+// CHECK-NOT: nvvm.barrier id = %c1_i32
+// ROWS-LABEL: llvm.func @epilogue_per_warpgroup
+// STORES-LABEL: llvm.func @epilogue_per_warpgroup
+!frag16 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+gpu.module @k {
+llvm.func @epilogue_per_warpgroup(%t: !frag16, %staging: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %tid: i32) {
+  dgemm.epilogue_store (%t), %staging, %map[%n0, %m0] tid %tid {block_m = 128 : i32, block_n = 32 : i32, consumers = 2 : i32, swizzle = 128 : i32, f32, reduce_add, per_warpgroup} : (!frag16), !llvm.ptr
+  llvm.return
+}
+}

@@ -115,6 +115,16 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "except at block M 256 with row-major staging (block N not a "
            "multiple of 64), where "
            "ptxas spills with it">,
+    Option<"epilogueSync", "epilogue-sync", "std::string",
+           /*default=*/"\"auto\"",
+           "'warpgroup': each consumer warpgroup stages its own rows of the "
+           "output tile and its first thread stores them (a box of block_m / "
+           "consumers rows), meeting only its own named barrier, so that the "
+           "two consumers need not wait for each other at the epilogue; "
+           "'tile': both meet at one barrier and thread 0 stores the tile; "
+           "'auto' (the default): tile. Only where each warpgroup holds whole "
+           "rows of the tile (one row wave, no K split, no split tail, no "
+           "ping-pong, not masked)">,
     Option<"uniformWarpgroup", "uniform-warpgroup", "std::string",
            /*default=*/"\"auto\"",
            "'on' takes the warpgroup index (thread index / 128) from lane 0 "

@@ -212,12 +212,39 @@ struct PromoteColsLowering : OpRewritePattern<PromoteColsOp> {
 ///               G = 8-column groups per 128-byte chunk (8 bf16, 4 f32)
 /// (E bytes per element; row % 8 is lane / 4 for both of a thread's rows).
 /// Returns thread 0's predicate (the leader).
+/// The epilogue's barrier: named barrier 1 for all consumer threads, or
+/// (per_warpgroup) barrier 7 + w for warpgroup w's 128.
+void epilogueBarrier(EpilogueStoreOp op, PatternRewriter &rw) {
+  Location loc = op.getLoc();
+  if (op.getPerWarpgroup()) {
+    Value wg = arith::DivUIOp::create(rw, loc, op.getTid(), i32c(rw, loc, 128));
+    NVVM::BarrierOp::create(rw, loc, Type(),
+                            arith::AddIOp::create(rw, loc, wg, i32c(rw, loc, 7)),
+                            i32c(rw, loc, 128), nullptr, Value());
+    return;
+  }
+  NVVM::BarrierOp::create(rw, loc, Type(), i32c(rw, loc, 1),
+                          i32c(rw, loc, 128 * op.getConsumers()), nullptr,
+                          Value());
+}
+
+/// The thread that stores (and waits for) the staged tile: thread 0, or
+/// (per_warpgroup) each warpgroup's first.
+Value epilogueLeader(EpilogueStoreOp op, PatternRewriter &rw) {
+  Location loc = op.getLoc();
+  Value t = op.getPerWarpgroup()
+                ? arith::RemUIOp::create(rw, loc, op.getTid(), i32c(rw, loc, 128))
+                      .getResult()
+                : op.getTid();
+  return arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, t,
+                               i32c(rw, loc, 0));
+}
+
 Value writeStaging(EpilogueStoreOp op, bool swizzled, bool f32,
                    PatternRewriter &rw) {
   Location loc = op.getLoc();
   Value staging = op.getStaging();
   int64_t bn = op.getBlockN();
-  int64_t threads = 128 * op.getConsumers();
   const TileTotals tt(op);
   const int64_t waveRows = tt.waveRows, waves = tt.waves, parts = tt.parts,
                 groupsPerPart = tt.groupsPerPart;
@@ -274,8 +301,7 @@ Value writeStaging(EpilogueStoreOp op, bool swizzled, bool f32,
         c((j / groupsPerChunk) * bm * 128 + w * waveRows * 128));
   };
   // The previous tile's store must have read the staging tile.
-  Value leader =
-      arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, tid, c(0));
+  Value leader = epilogueLeader(op, rw);
   auto drained = scf::IfOp::create(rw, loc, leader, false);
   {
     OpBuilder::InsertionGuard g(rw);
@@ -283,7 +309,7 @@ Value writeStaging(EpilogueStoreOp op, bool swizzled, bool f32,
     NVVM::CpAsyncBulkWaitGroupOp::create(rw, loc, rw.getI32IntegerAttr(0),
                                          rw.getUnitAttr());
   }
-  NVVM::BarrierOp::create(rw, loc, Type(), c(1), c(threads), nullptr, Value());
+  epilogueBarrier(op, rw);
   for (int64_t w = 0; w < waves; ++w) {
     ValueRange totals = op.getTotals().slice(w * parts, parts);
     for (int64_t j = 0; j < bn / 8; ++j) {
@@ -411,7 +437,6 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
     Location loc = op.getLoc();
     MLIRContext *ctx = rw.getContext();
     int64_t bn = op.getBlockN();
-    int64_t threads = 128 * op.getConsumers();
     Type i8 = rw.getI8Type();
     auto c = [&](int64_t v) { return i32c(rw, loc, v); };
     const bool swizzled = op.getSwizzle() == 128;
@@ -424,26 +449,38 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
     NVVM::FenceProxyOp::create(
         rw, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
         NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
-    NVVM::BarrierOp::create(rw, loc, Type(), c(1), c(threads), nullptr,
-                            Value());
+    epilogueBarrier(op, rw);
     auto tmaStore = [&] {
       auto store = scf::IfOp::create(rw, loc, leader, false);
       OpBuilder::InsertionGuard g(rw);
       rw.setInsertionPointToStart(store.thenBlock());
+      // Per warpgroup: warpgroup w's 64 rows, 64w rows into each chunk (or
+      // into the row-major tile), at m0 + 64w.
+      Value staging = op.getStaging(), m0 = op.getM0();
+      if (op.getPerWarpgroup()) {
+        Value wg = arith::DivUIOp::create(rw, loc, op.getTid(), c(128));
+        int64_t rowBytes = swizzled ? 128 : bn * e;
+        staging = LLVM::GEPOp::create(
+            rw, loc, staging.getType(), i8, staging,
+            ArrayRef<LLVM::GEPArg>{
+                arith::MulIOp::create(rw, loc, wg, c(64 * rowBytes))
+                    .getResult()});
+        m0 = arith::AddIOp::create(
+            rw, loc, m0, arith::MulIOp::create(rw, loc, wg, c(64)));
+      }
       // One box of the whole tile, or one per 128-byte column chunk.
       int64_t boxes = swizzled ? bn / chunkCols : 1;
       for (int64_t q = 0; q < boxes; ++q) {
-        Value src = q == 0 ? op.getStaging()
+        Value src = q == 0 ? staging
                            : LLVM::GEPOp::create(
-                                 rw, loc, op.getStaging().getType(), i8,
-                                 op.getStaging(),
+                                 rw, loc, staging.getType(), i8, staging,
                                  ArrayRef<LLVM::GEPArg>{c(q * bm * 128)})
                                  .getResult();
         Value n0 = q == 0 ? op.getN0()
                           : arith::AddIOp::create(rw, loc, op.getN0(),
                                                   c(chunkCols * q))
                                 .getResult();
-        SmallVector<Value, 3> coords = {n0, op.getM0()};
+        SmallVector<Value, 3> coords = {n0, m0};
         if (op.getGroup())
           coords.push_back(op.getGroup());
         if (op.getReduceAdd())

@@ -1066,6 +1066,8 @@ private:
           store.setF32(true);
         if (l.accumulate)
           store.setReduceAdd(true);
+        if (l.epilogueWarpgroup)
+          store.setPerWarpgroup(true);
       };
       if (inTail) {
         // A split tail tile: rank 1's partial sums join rank 0's, which
@@ -1105,8 +1107,12 @@ private:
                               Value());
     }
     // The last tile's TMA store must have read its staging tile before the
-    // CTA's shared memory goes away.
-    auto last = scf::IfOp::create(b, loc, k.eq(tid, k.c32(0)), false);
+    // CTA's shared memory goes away (per-warpgroup epilogue: each
+    // warpgroup's first thread waits for its own stores).
+    Value storer = l.epilogueWarpgroup
+                       ? k.eq(k.remu(tid, k.c32(128)), k.c32(0))
+                       : k.eq(tid, k.c32(0));
+    auto last = scf::IfOp::create(b, loc, storer, false);
     b.setInsertionPointToStart(last.thenBlock());
     NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
                                          b.getUnitAttr());

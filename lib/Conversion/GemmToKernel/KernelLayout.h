@@ -81,6 +81,12 @@ struct KernelLayout {
   /// valid rows, most first, each class visiting the groups in order; a
   /// CTA's odd-numbered tiles are taken from the far end of their round.
   bool costWalk = false;
+  /// Each consumer warpgroup stages and stores its own rows of the output
+  /// tile (dgemm-lower-to-kernel{epilogue-sync=warpgroup}): D's box is
+  /// blockM / rowWarpgroups() rows; epilogueSyncOverride: set against
+  /// 'auto' (kernel name _ew / _et).
+  bool epilogueWarpgroup = false;
+  bool epilogueSyncOverride = false;
   /// The warpgroup index taken from lane 0 (shfl.sync), which ptxas knows
   /// to be warp-uniform (dgemm-lower-to-kernel{uniform-warpgroup}).
   bool uniformWarpgroup = false;
@@ -151,6 +157,10 @@ struct KernelLayout {
   /// (its empty barrier counts their warps) and stores its rows (1 with the
   /// K split, where both warpgroups hold the same 64 rows).
   int64_t rowWarpgroups() const { return kSplit ? 1 : consumers; }
+  /// Rows of D's TMA box: the tile's, or one warpgroup's share of them.
+  int64_t dBoxRows() const {
+    return epilogueWarpgroup ? blockM / rowWarpgroups() : blockM;
+  }
   /// producerRegs and consumerRegs (setmaxnreg) for the consumer count, row
   /// waves and epilogue staging (dSwizzle); get() calls it, and the
   /// lowering again after its options change those.

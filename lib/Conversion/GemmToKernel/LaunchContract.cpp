@@ -59,7 +59,7 @@ static DictionaryAttr buildKGroupedContract(ContractBuilder &c,
   params[kKgMapSFA] = c.tensorMap(1, {1, 0}, {l.blockM, 1}, 0, "f32");
   params[kKgMapSFB] = c.tensorMap(3, {1, 0}, {l.blockN, 1}, 0, "f32");
   int64_t boxN = l.dSwizzle ? 32 : l.blockN;
-  params[kKgMapD] = c.tensorMap(5, {2, 1, 0}, {boxN, l.blockM, 1},
+  params[kKgMapD] = c.tensorMap(5, {2, 1, 0}, {boxN, l.dBoxRows(), 1},
                                 l.dSwizzle ? 128 : 0, "f32");
   auto ptr = [&](int64_t operand) {
     return b.getDictionaryAttr({b.getNamedAttr("kind", b.getStringAttr("ptr")),
@@ -119,7 +119,8 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
       l.masked()
           ? c.tensorMap(dOperand, {2, 1, 0}, {boxN, l.blockM, 1}, swizzleD,
                         dType)
-          : c.tensorMap(dOperand, {1, 0}, {boxN, l.blockM}, swizzleD, dType);
+          : c.tensorMap(dOperand, {1, 0}, {boxN, l.dBoxRows()}, swizzleD,
+                        dType);
   if (l.masked())
     params[kDPtr] = ptr(dOperand);
   // B scales: [N, K/128] MN-major through a map, a box of BN columns per K

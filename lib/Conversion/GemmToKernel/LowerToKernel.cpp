@@ -129,6 +129,7 @@ static std::string kernelName(const KernelLayout &l) {
          (l.maskedStoreOverride ? (l.maskedStaged ? "_ps" : "_pd") : "") +
          (l.costWalk ? "_wc" : "") + (l.uniformWarpgroupOverride ? (l.uniformWarpgroup ? "_uw" : "_nuw") : "") +
          (l.stageUnrollOverride ? (l.stageUnrolled ? "_su" : "_nsu") : "") +
+         (l.epilogueSyncOverride ? (l.epilogueWarpgroup ? "_ew" : "_et") : "") +
          (l.pinOverride ? (l.pinDescriptorsB  ? "_pin"
                            : l.pinDescriptors ? "_pina"
                                               : "_npin")
@@ -196,6 +197,8 @@ struct LowerToKernelPass
           notOneOf("masked-partial-store", maskedPartialStore,
                    {"auto", "staged", "direct"}),
           notOneOf("masked-walk", maskedWalk, {"groups", "cost"}),
+          notOneOf("epilogue-sync", epilogueSync,
+                   {"auto", "tile", "warpgroup"}),
           notOneOf("uniform-warpgroup", uniformWarpgroup,
                    {"auto", "on", "off"}),
           notOneOf("stage-unroll", stageUnroll, {"auto", "on", "off"}),
@@ -381,6 +384,20 @@ struct LowerToKernelPass
       layout.pinOverride =
           layout.stageUnrolled &&
           (layout.pinDescriptors != autoPin || layout.pinDescriptorsB);
+      // Per-warpgroup epilogue: where each consumer warpgroup holds whole
+      // rows of the tile and no other path joins or orders the two at the
+      // epilogue. Auto: the f32 output added into D (the weight-gradient
+      // forms).
+      bool warpgroupRows = layout.rowWaves == 1 && layout.rowWarpgroups() > 1 &&
+                           !layout.kSplit && !layout.tailSplit &&
+                           !layout.pingpong && !layout.masked();
+      bool autoEpilogueWarpgroup = warpgroupRows && layout.accumulate;
+      layout.epilogueWarpgroup =
+          warpgroupRows &&
+          (epilogueSync == "warpgroup" ||
+           (epilogueSync == "auto" && autoEpilogueWarpgroup));
+      layout.epilogueSyncOverride =
+          layout.epilogueWarpgroup != autoEpilogueWarpgroup;
       // The kernel name says where an option overrode auto.
       layout.stageUnrollOverride = layout.stageUnrolled != autoUnroll;
       layout.uniformWarpgroupOverride =

@@ -113,6 +113,11 @@ LogicalResult EpilogueStoreOp::verify() {
                          << " with block_n = " << bn;
   if (getReduceAdd() && !getF32())
     return emitOpError() << "reduce_add needs an f32 output (f32)";
+  if (getPerWarpgroup() && (getRows() || getBlockM() != 64 * getConsumers()))
+    return emitOpError() << "per_warpgroup needs one row wave (block_m = 64 "
+                            "* consumers) and no rows, got block_m = "
+                         << getBlockM() << " with " << getConsumers()
+                         << " consumers" << (getRows() ? " and rows" : "");
   if (static_cast<bool>(getRows()) != static_cast<bool>(getD()) ||
       static_cast<bool>(getRows()) != static_cast<bool>(getMMax()))
     return emitOpError() << "rows, d and m_max go together (a tile with "

@@ -160,6 +160,13 @@ def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store",
     < `ld` - `n0`. The copy's addresses are computed after the barrier (an
     asm statement keeps them there: none is live during the staging). The
     copy is not async: the next tile's staging waits at named barrier 1.
+
+    With `per_warpgroup` (one row wave, no `rows`): each consumer
+    warpgroup w stages its own 64 rows (rows 64w .. of every chunk) and
+    meets only its own named barrier (7 + w, 128 threads); its first thread
+    (tid 128w) waits for its previous stores and stores its rows at
+    (`n0`, `m0` + 64w) through a map whose box is 64 rows high. The two
+    warpgroups do not wait for each other.
   }];
   let arguments = (ins Variadic<LLVM_AnyStruct>:$totals, DGEMM_SharedPtr:$staging,
                        LLVM_AnyPointer:$d_map, I32:$n0, I32:$m0,
@@ -170,7 +177,8 @@ def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store",
                        I32Attr:$consumers,
                        DefaultValuedAttr<I32Attr, "0">:$swizzle,
                        DefaultValuedAttr<I32Attr, "0">:$ld,
-                       UnitAttr:$f32, UnitAttr:$reduce_add);
+                       UnitAttr:$f32, UnitAttr:$reduce_add,
+                       UnitAttr:$per_warpgroup);
   let assemblyFormat = [{
     `(` $totals `)` `,` $staging `,` $d_map `[` $n0 `,` $m0 (`,` $group^)? `]` `tid` $tid
     (`rows` $rows^ `at` $d `[` $m_max `]` `:` type($d))? attr-dict
