@@ -13,7 +13,9 @@
 // CHECK-SAME: {box = [128, 128], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}
 // CHECK-SAME: {box = [128, 1], dims = [0, 1], dtype = "f32", kind = "tensor_map", operand = 1 : i64, swizzle = 0 : i64}
 // CHECK-SAME: {box = [128, 192, 1], dims = [2, 1, 0], dtype = "u8", kind = "tensor_map", operand = 2 : i64, swizzle = 128 : i64}
-// CHECK-SAME: {box = [64, 128], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 5 : i64, swizzle = 128 : i64}
+// D's boxes are one consumer warpgroup's 64 rows (epilogue-sync=auto:
+// each warpgroup stores its own rows).
+// CHECK-SAME: {box = [64, 64], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 5 : i64, swizzle = 128 : i64}
 // CHECK-SAME: {kind = "ptr", operand = 3 : i64}, {kind = "m"}, {kind = "ptr", operand = 4 : i64}]}
 // Producer: group of the M block, skip when negative, B loaded at (k0, n0, g).
 // CHECK: nvvm.setmaxregister decrease 40

@@ -1,5 +1,5 @@
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s
-// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=epilogue-sync=tile | FileCheck %s --check-prefix=TILE
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=epilogue-sync=warpgroup | FileCheck %s --check-prefix=WG
 // RUN: not dgemm-opt %s --dgemm-lower-to-kernel=epilogue-sync=never 2>&1 | FileCheck %s --check-prefix=BAD
 
 // The weight-gradient GEMM: 1x128 B scales, f32 D += A * B^T in place.
@@ -7,10 +7,11 @@
 // Five tensor maps by value (the B scales' map is parameter 4), then M.
 // CHECK-SAME: %arg4: !llvm.ptr {llvm.align = 128 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %arg5: i32)
 // The contract: layout 3, D is operand 5 (C = operand 4 is D itself), an
-// f32 map with 32-column swizzled boxes of one warpgroup's 64 rows (each
-// consumer adds its own rows); B scales [N, K/128] MN-major.
+// f32 map with 32-column swizzled boxes of the tile's 128 rows
+// (epilogue-sync=auto: thread 0 adds the whole tile); B scales [N, K/128]
+// MN-major.
 // CHECK-SAME: layout = 3 : i64
-// CHECK-SAME: {box = [32, 64], dims = [1, 0], dtype = "f32", kind = "tensor_map", operand = 5 : i64, swizzle = 128 : i64}
+// CHECK-SAME: {box = [32, 128], dims = [1, 0], dtype = "f32", kind = "tensor_map", operand = 5 : i64, swizzle = 128 : i64}
 // CHECK-SAME: {box = [128, 1], dims = [0, 1], dtype = "f32", kind = "tensor_map", operand = 3 : i64, swizzle = 0 : i64}, {kind = "m"}]
 // Producer: A, B, A scales and B scales per stage (16384 + 16384 + 512 + 512 bytes).
 // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c33792_i32
@@ -24,20 +25,21 @@
 // CHECK: nvvm.mbarrier.arrive
 // CHECK: dgemm.promote_cols
 // CHECK: dgemm.epilogue_store
-// CHECK-SAME: f32, per_warpgroup, reduce_add, swizzle = 128 : i32
-// Each warpgroup's first thread waits for its own last stores.
-// CHECK: %[[WT:.+]] = arith.remui %1, %c128_i32{{.*}} : i32
-// CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[WT]], %c0_i32{{.*}} : i32
-// CHECK: scf.if %[[FIRST]] {
+// CHECK-SAME: consumers = 2 : i32, f32, reduce_add, swizzle = 128 : i32}
+// Thread 0 waits for its last stores.
+// CHECK: %[[T0:.+]] = arith.cmpi eq, %1, %c0_i32{{.*}} : i32
+// CHECK: scf.if %[[T0]] {
 // CHECK-NEXT: nvvm.cp.async.bulk.wait_group 0 {read}
-// With epilogue-sync=tile: one box of 128 rows, thread 0 stores the tile.
-// TILE-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm128_bn128_s4_g16_c131_sb1x128_f32_acc_et(
-// TILE-SAME: {box = [32, 128], dims = [1, 0], dtype = "f32", kind = "tensor_map", operand = 5 : i64, swizzle = 128 : i64}
-// TILE: dgemm.epilogue_store
-// TILE-SAME: consumers = 2 : i32, f32, reduce_add, swizzle = 128 : i32}
-// TILE: %[[T0:.+]] = arith.cmpi eq, %1, %c0_i32{{.*}} : i32
-// TILE: scf.if %[[T0]] {
-// TILE-NEXT: nvvm.cp.async.bulk.wait_group 0 {read}
+// With epilogue-sync=warpgroup: boxes of one warpgroup's 64 rows, each
+// warpgroup adds its own rows and its first thread waits for them.
+// WG-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm128_bn128_s4_g16_c131_sb1x128_f32_acc_ew(
+// WG-SAME: {box = [32, 64], dims = [1, 0], dtype = "f32", kind = "tensor_map", operand = 5 : i64, swizzle = 128 : i64}
+// WG: dgemm.epilogue_store
+// WG-SAME: f32, per_warpgroup, reduce_add, swizzle = 128 : i32
+// WG: %[[WT:.+]] = arith.remui %1, %c128_i32{{.*}} : i32
+// WG: %[[FIRST:.+]] = arith.cmpi eq, %[[WT]], %c0_i32{{.*}} : i32
+// WG: scf.if %[[FIRST]] {
+// WG-NEXT: nvvm.cp.async.bulk.wait_group 0 {read}
 // BAD: epilogue-sync must be auto, tile or warpgroup, got 'never'
 func.func @wgrad(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1, ?]>>,
     %b: memref<7168x2048xf8E4M3FN>, %sb: memref<7168x16xf32, strided<[1, ?]>>, %d: memref<?x7168xf32>) {
@@ -82,7 +84,7 @@ func.func @f32_store(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<
 // CHECK-SAME: {box = [128, 128], kind = "group_table", operand = 0 : i64, operand_b = 2 : i64, swizzle = 128 : i64}
 // CHECK-SAME: {box = [128, 1], dims = [1, 0], dtype = "f32", kind = "tensor_map", operand = 1 : i64, swizzle = 0 : i64}
 // CHECK-SAME: {box = [128, 1], dims = [1, 0], dtype = "f32", kind = "tensor_map", operand = 3 : i64, swizzle = 0 : i64}
-// CHECK-SAME: {box = [32, 64, 1], dims = [2, 1, 0], dtype = "f32", kind = "tensor_map", operand = 5 : i64, swizzle = 128 : i64}
+// CHECK-SAME: {box = [32, 128, 1], dims = [2, 1, 0], dtype = "f32", kind = "tensor_map", operand = 5 : i64, swizzle = 128 : i64}
 // CHECK-SAME: {kind = "ptr", operand = 0 : i64}, {kind = "ptr", operand = 2 : i64}, {bytes = 1280 : i64, kind = "workspace"}
 // Before the first barrier, threads 0-79 copy the template maps (16 bytes
 // each) into the CTA's 5 slots.
@@ -122,7 +124,7 @@ func.func @f32_store(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<
 // Consumer: the same walk; D[g] += the tile through the 3-D map.
 // CHECK: dgemm.promote_cols
 // CHECK: dgemm.epilogue_store(%{{.+}}), %{{.+}}, %arg3[%{{.+}}, %{{.+}}, %{{.+}}] tid
-// CHECK-SAME: f32, per_warpgroup, reduce_add
+// CHECK-SAME: f32, reduce_add
 func.func @k_grouped(%a: memref<?xf8E4M3FN>, %sa: memref<?x512xf32>, %b: memref<?xf8E4M3FN>,
     %sb: memref<?x1024xf32>, %ks: memref<3xi32>, %d: memref<3x512x1024xf32>) {
   dgemm.k_grouped_gemm ins(%a, %sa, %b, %sb : memref<?xf8E4M3FN>, memref<?x512xf32>,

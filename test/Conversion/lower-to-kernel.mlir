@@ -25,7 +25,8 @@
 // CHECK-SAME: {box = [128, 128], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}
 // CHECK-SAME: {box = [128, 1], dims = [0, 1], dtype = "f32", kind = "tensor_map", operand = 1 : i64, swizzle = 0 : i64}
 // CHECK-SAME: {box = [128, 160], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 2 : i64, swizzle = 128 : i64}
-// CHECK-SAME: {box = [160, 128], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, swizzle = 0 : i64}
+// D's box: one consumer warpgroup's 64 rows (each stores its own).
+// CHECK-SAME: {box = [160, 64], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, swizzle = 0 : i64}
 // CHECK-SAME: {kind = "ptr", operand = 3 : i64}, {kind = "m"}]}
 // CHECK-SAME: nvvm.kernel, nvvm.maxntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32
 // Stage ring: 5 full barriers (1 arrival) and 5 empty ones (8 consumer warps).
@@ -65,7 +66,7 @@
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK: nvvm.mbarrier.arrive
 // CHECK: %[[T1:.+]] = dgemm.promote %{{.+}}, %[[ACC1]] scales({{.*}}) former %{{.+}} {first_group = 10 : i32}
-// CHECK: dgemm.epilogue_store(%{{.+}}#1, %{{.+}}#2), %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] tid %{{.+}} {block_m = 128 : i32, block_n = 160 : i32, consumers = 2 : i32}
+// CHECK: dgemm.epilogue_store(%{{.+}}#1, %{{.+}}#2), %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] tid %{{.+}} {block_m = 128 : i32, block_n = 160 : i32, consumers = 2 : i32, per_warpgroup}
 // Before exiting, thread 0 waits for its last TMA store.
 // CHECK: scf.if
 // CHECK-NEXT: nvvm.cp.async.bulk.wait_group 0 {read}
@@ -112,7 +113,7 @@ func.func @gemm_m64_n2112_k2048_e4m3(%a: memref<64x2048xf8E4M3FN>, %sa: memref<6
 // CHECK-SAME: {box = [128, 64], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}
 // Block N 128 (a multiple of 64): D is staged in swizzled 64-column chunks,
 // each leaving as its own box.
-// CHECK-SAME: {box = [64, 128], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, swizzle = 128 : i64}
+// CHECK-SAME: {box = [64, 64], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, swizzle = 128 : i64}
 // CHECK: nvvm.mbarrier.init %{{.+}}, %c16_i32
 // CHECK: nvvm.fence.mbarrier.init
 // CHECK: nvvm.cluster.arrive
@@ -141,9 +142,9 @@ func.func @gemm_m4096_n4096_k7168_mca(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?
 // K = 2048 <= 4096 and block N a multiple of 64: D is staged in 64-column
 // chunks with 128-byte swizzle and leaves as 64-column boxes.
 // CHECK-LABEL: llvm.func @dgemm_gemm_n4096_k2048_bm128_bn128_s5_g16_c128_p2{{(_nsu)?}}(
-// CHECK-SAME: {box = [64, 128], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, swizzle = 128 : i64}
+// CHECK-SAME: {box = [64, 64], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, swizzle = 128 : i64}
 // CHECK: dgemm.epilogue_store
-// CHECK-SAME: swizzle = 128 : i32
+// CHECK-SAME: per_warpgroup, swizzle = 128 : i32
 func.func @gemm_m4096_n4096_k2048_swizzled_epilogue(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1, ?]>>,
     %b: memref<4096x2048xf8E4M3FN>, %sb: memref<32x16xf32>, %d: memref<?x4096xbf16>) {
   dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x2048xf8E4M3FN>, memref<?x16xf32, strided<[1, ?]>>,

@@ -386,12 +386,17 @@ struct LowerToKernelPass
           (layout.pinDescriptors != autoPin || layout.pinDescriptorsB);
       // Per-warpgroup epilogue: where each consumer warpgroup holds whole
       // rows of the tile and no other path joins or orders the two at the
-      // epilogue. Auto: the f32 output added into D (the weight-gradient
-      // forms).
+      // epilogue. Auto: bf16 outputs. Measured on the H200 (a5c700e, one
+      // process, 3 rounds: bench/results/2026-12-03-a5c700e-ab-lower-
+      // epilogue-sync.log): 4096x24576x1536 1198 -> 1222 TFLOPS,
+      // 4096x32768x512 912 -> 924, the other four M = 4096 shapes within
+      // 0.2%; the weight-gradient GEMM's reduce-adds 0.94-1.01x (median
+      // 0.99) and the k-grouped 0.99-1.05x in a two-bundle run
+      // (2026-12-03-a5c700e-ab-bundle-epilogue-sync.jsonl): not there.
       bool warpgroupRows = layout.rowWaves == 1 && layout.rowWarpgroups() > 1 &&
                            !layout.kSplit && !layout.tailSplit &&
                            !layout.pingpong && !layout.masked();
-      bool autoEpilogueWarpgroup = warpgroupRows && layout.accumulate;
+      bool autoEpilogueWarpgroup = warpgroupRows && !layout.f32Out;
       layout.epilogueWarpgroup =
           warpgroupRows &&
           (epilogueSync == "warpgroup" ||
