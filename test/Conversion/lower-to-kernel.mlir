@@ -67,8 +67,11 @@
 // CHECK: nvvm.mbarrier.arrive
 // CHECK: %[[T1:.+]] = dgemm.promote %{{.+}}, %[[ACC1]] scales({{.*}}) former %{{.+}} {first_group = 10 : i32}
 // CHECK: dgemm.epilogue_store(%{{.+}}#1, %{{.+}}#2), %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] tid %{{.+}} {block_m = 128 : i32, block_n = 160 : i32, consumers = 2 : i32, per_warpgroup}
-// Before exiting, thread 0 waits for its last TMA store.
-// CHECK: scf.if
+// Before exiting, each warpgroup's first thread waits for its last TMA
+// store.
+// CHECK: %[[INWG:.+]] = arith.remui %{{.+}}, %c128_i32{{.*}} : i32
+// CHECK: %[[STORER:.+]] = arith.cmpi eq, %[[INWG]], %c0_i32{{.*}} : i32
+// CHECK: scf.if %[[STORER]] {
 // CHECK-NEXT: nvvm.cp.async.bulk.wait_group 0 {read}
 // CHECK: llvm.return
 func.func @gemm_m4096_n7168_k2048_e4m3(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1, ?]>>,

@@ -122,9 +122,9 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "consumers rows), meeting only its own named barrier, so that the "
            "two consumers need not wait for each other at the epilogue; "
            "'tile': both meet at one barrier and thread 0 stores the tile; "
-           "'auto' (the default): warpgroup for bf16 outputs, tile for f32. Only where each warpgroup holds whole "
-           "rows of the tile (one row wave, no K split, no split tail, no "
-           "ping-pong, not masked)">,
+           "'auto' (the default): warpgroup for bf16 outputs, tile for f32. "
+           "Only where each warpgroup holds whole rows of the tile (one row "
+           "wave, no K split, no split tail, no ping-pong, not masked)">,
     Option<"uniformWarpgroup", "uniform-warpgroup", "std::string",
            /*default=*/"\"auto\"",
            "'on' takes the warpgroup index (thread index / 128) from lane 0 "

@@ -10,7 +10,8 @@
 //                           tile, bf16x2 packing (or f32 pairs), shared
 //                           stores, async-proxy fence, named barrier, TMA
 //                           store or reduce-add by thread 0 (not waited for:
-//                           it drains during the next tile)
+//                           it drains during the next tile; per_warpgroup:
+//                           each warpgroup's rows by its first thread)
 //                           (with `rows`, a tile with fewer valid rows:
 //                           predicated 16-byte copies by the threads instead)
 //   dgemm.epilogue_store_rows -> bf16x2 packing, predicated global stores
@@ -202,25 +203,21 @@ struct PromoteColsLowering : OpRewritePattern<PromoteColsOp> {
   }
 };
 
-/// The staging half of an epilogue: thread 0 waits until the previous
-/// tile's TMA store has read the staging tile, the consumers meet at named
-/// barrier 1, and each thread writes its totals (bf16 pairs, or f32 pairs)
-/// into the op's `block_m` x `block_n` staging tile:
-///   row-major:  (row * BN + 8j + col) * E
-///   swizzled:   (j / G) * BM * 128 + row * 128 + (piece ^ (row % 8)) * 16
-///               + (col * E) % 16,   piece = ((8j + col) * E % 128) / 16,
-///               G = 8-column groups per 128-byte chunk (8 bf16, 4 f32)
-/// (E bytes per element; row % 8 is lane / 4 for both of a thread's rows).
-/// Returns thread 0's predicate (the leader).
+/// The consumer warpgroup of thread `tid` (tid / 128).
+Value warpgroupOf(EpilogueStoreOp op, PatternRewriter &rw) {
+  return arith::DivUIOp::create(rw, op.getLoc(), op.getTid(),
+                                i32c(rw, op.getLoc(), 128));
+}
+
 /// The epilogue's barrier: named barrier 1 for all consumer threads, or
 /// (per_warpgroup) barrier 7 + w for warpgroup w's 128.
 void epilogueBarrier(EpilogueStoreOp op, PatternRewriter &rw) {
   Location loc = op.getLoc();
   if (op.getPerWarpgroup()) {
-    Value wg = arith::DivUIOp::create(rw, loc, op.getTid(), i32c(rw, loc, 128));
-    NVVM::BarrierOp::create(rw, loc, Type(),
-                            arith::AddIOp::create(rw, loc, wg, i32c(rw, loc, 7)),
-                            i32c(rw, loc, 128), nullptr, Value());
+    Value id = arith::AddIOp::create(rw, loc, warpgroupOf(op, rw),
+                                     i32c(rw, loc, 7));
+    NVVM::BarrierOp::create(rw, loc, Type(), id, i32c(rw, loc, 128), nullptr,
+                            Value());
     return;
   }
   NVVM::BarrierOp::create(rw, loc, Type(), i32c(rw, loc, 1),
@@ -240,6 +237,16 @@ Value epilogueLeader(EpilogueStoreOp op, PatternRewriter &rw) {
                                i32c(rw, loc, 0));
 }
 
+/// The staging half of an epilogue: the leader (epilogueLeader) waits until
+/// the previous tile's TMA store has read the staging tile, the consumers
+/// meet at the epilogue's barrier (epilogueBarrier), and each thread writes its totals (bf16 pairs, or f32 pairs)
+/// into the op's `block_m` x `block_n` staging tile:
+///   row-major:  (row * BN + 8j + col) * E
+///   swizzled:   (j / G) * BM * 128 + row * 128 + (piece ^ (row % 8)) * 16
+///               + (col * E) % 16,   piece = ((8j + col) * E % 128) / 16,
+///               G = 8-column groups per 128-byte chunk (8 bf16, 4 f32)
+/// (E bytes per element; row % 8 is lane / 4 for both of a thread's rows).
+/// Returns the leader's predicate.
 Value writeStaging(EpilogueStoreOp op, bool swizzled, bool f32,
                    PatternRewriter &rw) {
   Location loc = op.getLoc();
@@ -458,7 +465,7 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
       // into the row-major tile), at m0 + 64w.
       Value staging = op.getStaging(), m0 = op.getM0();
       if (op.getPerWarpgroup()) {
-        Value wg = arith::DivUIOp::create(rw, loc, op.getTid(), c(128));
+        Value wg = warpgroupOf(op, rw);
         int64_t rowBytes = swizzled ? 128 : bn * e;
         staging = LLVM::GEPOp::create(
             rw, loc, staging.getType(), i8, staging,

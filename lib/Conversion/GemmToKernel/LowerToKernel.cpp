@@ -393,9 +393,10 @@ struct LowerToKernelPass
       // 0.2%; the weight-gradient GEMM's reduce-adds 0.94-1.01x (median
       // 0.99) and the k-grouped 0.99-1.05x in a two-bundle run
       // (2026-12-03-a5c700e-ab-bundle-epilogue-sync.jsonl): not there.
+      // (rowWarpgroups() > 1: two consumers, not K split.)
       bool warpgroupRows = layout.rowWaves == 1 && layout.rowWarpgroups() > 1 &&
-                           !layout.kSplit && !layout.tailSplit &&
-                           !layout.pingpong && !layout.masked();
+                           !layout.tailSplit && !layout.pingpong &&
+                           !layout.masked();
       bool autoEpilogueWarpgroup = warpgroupRows && !layout.f32Out;
       layout.epilogueWarpgroup =
           warpgroupRows &&
