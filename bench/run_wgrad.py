@@ -221,6 +221,26 @@ def time_kgrouped(torch, dgemm, timer, m, n, ks, inp, rec):
                                                             dw))
     rec["wgrad_same_work"] = dict(t, tflops=RB.tflops(m, n, total, t["us"]))
     del w, dw
+    # What the k-grouped call replaces: a host loop of one weight-gradient
+    # GEMM per group (A_g, B_g and their scales are views of the flat
+    # operands; the scales' [k_g/128, rows] slices transposed are the
+    # MN-major [rows, k_g/128] the call takes), into the same D[g].
+    calls, oa, ob, okb = [], 0, 0, 0
+    for i, kg in enumerate(ks):
+        kb = kg // 128
+        if kb:
+            a_g = inp["a"][oa:oa + m * kg].view(m, kg)
+            b_g = inp["b"][ob:ob + n * kg].view(n, kg)
+            sa_g = inp["sa"][okb:okb + kb].t()
+            sb_g = inp["sb"][okb:okb + kb].t()
+            calls.append(((a_g, sa_g), (b_g, sb_g), d[i]))
+        oa, ob, okb = oa + m * kg, ob + n * kg, okb + kb
+
+    def loop():
+        for lhs_g, rhs_g, d_g in calls:
+            dgemm.wgrad_gemm_fp8_fp8_fp32_nt(lhs_g, rhs_g, d_g)
+    t = timer.time(loop)
+    rec["wgrad_loop"] = dict(t, tflops=RB.tflops(m, n, total, t["us"]))
 
 
 def main(argv=None):
@@ -229,6 +249,8 @@ def main(argv=None):
     ap.add_argument("--random", type=int, default=6)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-time", action="store_true", help="checks only")
+    ap.add_argument("--k-grouped-only", action="store_true",
+                    help="the k-grouped cases only (the same sizes as a full run)")
     ap.add_argument("--sanitize", action="store_true",
                     help="small cases only, checks only (for compute-sanitizer)")
     args = ap.parse_args(argv)
@@ -243,13 +265,13 @@ def main(argv=None):
     rnd = random.Random(args.seed)
     if args.sanitize:
         args.no_time = True
-    cases = [] if args.sanitize else \
+    cases = [] if args.sanitize or args.k_grouped_only else \
         [(m, n, k) for (m, n) in weight_shapes() for k in (4096, 8192)]
     small = [(rnd.randint(1, 300), 8 * rnd.randint(1, 60), 128 * rnd.randint(1, 12))
              for _ in range(args.random)]
     timer = RB.Timer(torch)
     failed = 0
-    for i, (m, n, k) in enumerate(cases + small):
+    for i, (m, n, k) in enumerate(cases + ([] if args.k_grouped_only else small)):
         try:
             rec, inp = check_case(torch, dgemm, m, n, k, seed=args.seed + i)
             if not args.no_time and (m, n, k) in cases:

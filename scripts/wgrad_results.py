@@ -52,25 +52,35 @@ def render(records, source_name):
                    "each checks D0 + A·Bᵀ after one call and D0 + 2·A·Bᵀ after a second, guard "
                    "rows around D untouched, and a K = 0 call leaving D bit-for-bit unchanged." % (
                        sum(1 for r in wgrad if r.get("ok")), len(wgrad), len(small)))
+    ktimed = [r for r in kgrp if _t(r, "dgemm", "tflops")]
+    loops = any(_t(r, "wgrad_loop", "tflops") for r in ktimed)
     out += ["", "### k-grouped (MoE weight gradients)", "",
             "TFLOPS = 2·M·N·Σk_g / time. *wgrad same work* is dgemm's weight-gradient GEMM with "
             "K = Σk_g (one D instead of G: the k-grouped kernel also reads and writes G times "
-            "as much f32 output).", "",
-            "| M | N | G | k_g | dgemm TFLOPS | wgrad same work TFLOPS | vs same work | check |",
-            "|--:|--:|--:|---|--:|--:|--:|---|"]
-    ktimed = [r for r in kgrp if _t(r, "dgemm", "tflops")]
+            "as much f32 output)." + (
+                " *wgrad loop* is what the k-grouped call replaces: one weight-gradient "
+                "GEMM per group from the host, into the same D[g]." if loops else ""), "",
+            "| M | N | G | k_g | dgemm TFLOPS | wgrad same work TFLOPS | vs same work |"
+            + (" wgrad loop TFLOPS | vs loop |" if loops else "") + " check |",
+            "|--:|--:|--:|---|--:|--:|--:|" + ("--:|--:|" if loops else "") + "---|"]
     for r in ktimed:
         here = _t(r, "dgemm", "tflops")
         same = _t(r, "wgrad_same_work", "tflops")
-        out.append("| %d | %d | %d | %s | %s | %s | %s | %s |" % (
+        loop = _t(r, "wgrad_loop", "tflops")
+        out.append("| %d | %d | %d | %s | %s | %s | %s |%s %s |" % (
             r["m"], r["n"], r["groups"], ",".join(str(k) for k in r["ks"]), _f(here),
-            _f(same), _f(_ratio(here, same), 2), "ok" if r.get("ok") else "**FAIL**"))
+            _f(same), _f(_ratio(here, same), 2),
+            " %s | %s |" % (_f(loop), _f(_ratio(here, loop), 2)) if loops else "",
+            "ok" if r.get("ok") else "**FAIL**"))
     out.append("")
     if ktimed:
         out.append("- Geomean vs the weight-gradient GEMM on the same total work: %s (%d cases)."
                    % (_f(_geomean([_ratio(_t(r, "dgemm", "tflops"),
                                           _t(r, "wgrad_same_work", "tflops"))
                                    for r in ktimed]), 2), len(ktimed)))
+    if loops:
+        out.append("- Geomean vs the host loop of weight-gradient GEMMs: %s." % _f(_geomean(
+            [_ratio(_t(r, "dgemm", "tflops"), _t(r, "wgrad_loop", "tflops")) for r in ktimed]), 2))
     if kgrp:
         empty = sum(1 for r in kgrp for k in r.get("ks", []) if k == 0)
         many = sorted({len(r.get("ks", [])) for r in kgrp if len(r.get("ks", [])) > 8})

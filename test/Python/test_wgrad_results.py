@@ -32,6 +32,15 @@ class WgradResults(unittest.TestCase):
         self.assertIn("Checks: 2 of 3 cases pass (2 of them small shapes", text)
         self.assertIn("empty groups (2 in all", text)
         self.assertIn("**FAIL** wgrad M=9 N=16 128: boom", text)
+        self.assertNotIn("wgrad loop", text)
+
+    def test_loop_column(self):
+        recs = records()
+        recs[4]["wgrad_loop"] = dict(tflops=600.0)
+        text = wgrad_results.render(recs, "w.jsonl")
+        self.assertIn("| vs same work | wgrad loop TFLOPS | vs loop | check |", text)
+        self.assertIn("| 4096 | 7168 | 2 | 4096,0 | 720 | 800 | 0.90 | 600 | 1.20 | ok |", text)
+        self.assertIn("Geomean vs the host loop of weight-gradient GEMMs: 1.20.", text)
 
 
 if __name__ == "__main__":

@@ -392,7 +392,9 @@ struct LowerToKernelPass
       // 4096x32768x512 912 -> 924, the other four M = 4096 shapes within
       // 0.2%; the weight-gradient GEMM's reduce-adds 0.94-1.01x (median
       // 0.99) and the k-grouped 0.99-1.05x in a two-bundle run
-      // (2026-12-03-a5c700e-ab-bundle-epilogue-sync.jsonl): not there.
+      // (2026-12-03-a5c700e-ab-bundle-epilogue-sync.jsonl), and for the
+      // k-grouped alone 0.96-1.01x over 5 rounds on 4dca804
+      // (-4dca804-ab-bundle-kgrouped-epilogue-sync.jsonl): not there.
       // (rowWarpgroups() > 1: two consumers, not K split.)
       bool warpgroupRows = layout.rowWaves == 1 && layout.rowWarpgroups() > 1 &&
                            !layout.tailSplit && !layout.pingpong &&
