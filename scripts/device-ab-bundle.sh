@@ -8,6 +8,8 @@
 #       carry=[".bundle"])
 # CMD gets --out $OUT/<variant>-<round>.jsonl appended; its output goes to
 # $OUT/<variant>-<round>.log. Both bundles' COMMIT files -> $OUT/commits.txt.
+# Summary (here, on the files brought back): scripts/ab_bundle_summary.py DIR
+# [--ref wgrad_same_work].
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-ab-bundle-cache
 cd "$root" || exit 2

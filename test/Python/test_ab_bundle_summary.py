@@ -1,0 +1,45 @@
+#===- test_ab_bundle_summary.py - scripts/ab_bundle_summary.py ----------===#
+"""Medians, ratios and the same-process reference geomean of a two-bundle
+A/B directory (no GPU)."""
+import json
+import os
+import tempfile
+import unittest
+
+import _support  # noqa: F401  (puts scripts/ on sys.path)
+import ab_bundle_summary as S
+
+
+def write(d, name, recs):
+    with open(os.path.join(d, name), "w") as f:
+        for r in recs:
+            f.write(json.dumps(r) + "\n")
+
+
+def case(tflops, ref):
+    return dict(kind="k_grouped", m=64, n=128, groups=2, dgemm=dict(tflops=tflops),
+                wgrad_same_work=dict(tflops=ref))
+
+
+class Summary(unittest.TestCase):
+    def test_summary(self):
+        with tempfile.TemporaryDirectory() as d:
+            write(d, "base-1.jsonl", [dict(kind="meta"), case(100.0, 200.0)])
+            write(d, "base-2.jsonl", [case(120.0, 200.0)])
+            write(d, "new-1.jsonl", [case(121.0, 220.0), dict(kind="k_grouped", m=1, ok=True)])
+            write(d, "new-2.jsonl", [case(143.0, 220.0)])
+            write(d, "base-1.log", [])
+            lines = S.summarise(S.load(d), "wgrad_same_work")
+        self.assertEqual(len(lines), 2)
+        self.assertIn("k_grouped 64 128 2 base [100, 120] new [121, 143] new/base 1.200", lines[0])
+        self.assertIn("vs wgrad_same_work: base 0.550 new 0.600", lines[0])
+        self.assertIn("base 0.548 new 0.598", lines[1])
+
+    def test_no_pairs(self):
+        with tempfile.TemporaryDirectory() as d:
+            write(d, "base-1.jsonl", [case(100.0, 200.0)])
+            self.assertEqual(S.summarise(S.load(d)), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
