@@ -2,8 +2,8 @@
 #===- ab_bundle_summary.py - per-case summary of a two-bundle A/B run ----===#
 """Summarises the base-<r>.jsonl / new-<r>.jsonl files that
 scripts/device-ab-bundle.sh writes: for each timed case (a record with
-dgemm.tflops), dgemm's TFLOPS per round for both variants, the ratio of the
-medians (new / base), and, where the record also times a reference in the
+dgemm.tflops), dgemm's TFLOPS per round for each variant (base, new and any var-<name>
+bundles), the ratio of each one's median to base's, and, where the record also times a reference in the
 same process (--ref, e.g. wgrad_same_work), the geomean of dgemm over that
 reference per variant, which cancels clock differences between processes.
 
@@ -25,7 +25,7 @@ def _key(r):
 def load(directory):
     runs = {}
     for path in sorted(glob.glob(os.path.join(directory, "*-*.jsonl"))):
-        m = re.fullmatch(r"(base|new)-(\d+)\.jsonl", os.path.basename(path))
+        m = re.fullmatch(r"([A-Za-z0-9_]+)-(\d+)\.jsonl", os.path.basename(path))
         if not m:
             continue
         with open(path) as f:
@@ -42,27 +42,31 @@ def geomean(xs):
 
 
 def summarise(runs, ref=None):
-    lines, refq = [], {"base": [], "new": []}
+    lines, refq = [], {}
     for key, by in runs.items():
-        if "base" not in by or "new" not in by:
+        others = [v for v in by if v != "base"]
+        if "base" not in by or not others:
             continue
-        t = {v: [r["dgemm"]["tflops"] for r in by[v]] for v in ("base", "new")}
-        ratio = statistics.median(t["new"]) / statistics.median(t["base"])
-        line = "%s base %s new %s new/base %.3f" % (
-            " ".join(str(x) for x in key if x is not None),
-            [round(x) for x in t["base"]], [round(x) for x in t["new"]], ratio)
+        variants = ["base"] + sorted(others, key=lambda v: (v != "new", v))
+        t = {v: [r["dgemm"]["tflops"] for r in by[v]] for v in variants}
+        line = " ".join(str(x) for x in key if x is not None) + " base %s" % [
+            round(x) for x in t["base"]]
+        for v in variants[1:]:
+            line += " %s %s %s/base %.3f" % (v, [round(x) for x in t[v]], v,
+                                             statistics.median(t[v]) /
+                                             statistics.median(t["base"]))
         if ref:
             q = {v: [r["dgemm"]["tflops"] / r[ref]["tflops"] for r in by[v]
-                     if (r.get(ref) or {}).get("tflops")] for v in ("base", "new")}
-            for v in q:
-                refq[v] += q[v]
-            if q["base"] and q["new"]:
-                line += " vs %s: base %.3f new %.3f" % (
-                    ref, statistics.median(q["base"]), statistics.median(q["new"]))
+                     if (r.get(ref) or {}).get("tflops")] for v in variants}
+            if all(q.values()):
+                line += " vs %s:" % ref + "".join(
+                    " %s %.3f" % (v, statistics.median(q[v])) for v in variants)
+                for v in variants:
+                    refq.setdefault(v, []).extend(q[v])
         lines.append(line)
-    if ref and refq["base"] and refq["new"]:
-        lines.append("geomean vs %s over all rounds: base %.3f new %.3f" % (
-            ref, geomean(refq["base"]), geomean(refq["new"])))
+    if refq:
+        lines.append("geomean vs %s over all rounds:" % ref + "".join(
+            " %s %.3f" % (v, geomean(q)) for v, q in refq.items()))
     return lines
 
 

@@ -7,7 +7,8 @@
 #   run(command="CMD='python3 bench/run_wgrad.py' bash scripts/device-ab-bundle.sh",
 #       carry=[".bundle"])
 # CMD gets --out $OUT/<variant>-<round>.jsonl appended; its output goes to
-# $OUT/<variant>-<round>.log. Both bundles' COMMIT files -> $OUT/commits.txt.
+# $OUT/<variant>-<round>.log. The bundles' COMMIT files -> $OUT/commits.txt.
+# More variants: .bundle/var-<name>.tar.xz each (timed as <name>, after new).
 # Summary (here, on the files brought back): scripts/ab_bundle_summary.py DIR
 # [--ref wgrad_same_work].
 set -uo pipefail
@@ -15,13 +16,25 @@ source "$(dirname "$0")/device-env.sh" /tmp/dgemm-ab-bundle-cache
 cd "$root" || exit 2
 CMD=${CMD:?set CMD to the bench command}
 [ -f .bundle/base.tar.xz ] || { echo "no .bundle/base.tar.xz"; exit 2; }
-mkdir -p /tmp/dgemm-base && tar -C /tmp/dgemm-base -xJf .bundle/base.tar.xz
-{ echo "new: $(cat /tmp/dgemm/dgemm/COMMIT)";
-  echo "base: $(cat /tmp/dgemm-base/dgemm/COMMIT)"; } | tee "$OUT/commits.txt"
+# Extra variants: .bundle/var-<name>.tar.xz, each timed as <name>.
+variants=(base new)
+declare -A tops=([new]=/tmp/dgemm [base]=/tmp/dgemm-base)
+for f in .bundle/var-*.tar.xz; do
+  [ -f "$f" ] || continue
+  name=$(basename "$f" .tar.xz); name=${name#var-}
+  variants+=("$name"); tops[$name]=/tmp/dgemm-var-$name
+done
+for v in "${variants[@]}"; do
+  [ "$v" = new ] && continue
+  src=.bundle/base.tar.xz; [ "$v" = base ] || src=.bundle/var-$v.tar.xz
+  mkdir -p "${tops[$v]}" && tar -C "${tops[$v]}" -xJf "$src"
+done
+for v in "${variants[@]}"; do echo "$v: $(cat "${tops[$v]}/dgemm/COMMIT")"; done |
+  tee "$OUT/commits.txt"
 rc=0
 for r in $(seq 1 "${ROUNDS:-2}"); do
-  for v in base new; do
-    top=/tmp/dgemm; [ "$v" = base ] && top=/tmp/dgemm-base
+  for v in "${variants[@]}"; do
+    top=${tops[$v]}
     echo "== $v round $r"
     DGEMM_LIB=$top/dgemm/lib/libdgemm.so DGEMM_OPT=$top/dgemm/bin/dgemm-opt \
       DGEMM_CACHE_DIR=/tmp/dgemm-ab-bundle-cache-$v \

@@ -28,11 +28,12 @@ class Summary(unittest.TestCase):
             write(d, "base-2.jsonl", [case(120.0, 200.0)])
             write(d, "new-1.jsonl", [case(121.0, 220.0), dict(kind="k_grouped", m=1, ok=True)])
             write(d, "new-2.jsonl", [case(143.0, 220.0)])
+            write(d, "p3-1.jsonl", [case(90.0, 200.0)])
             write(d, "base-1.log", [])
             lines = S.summarise(S.load(d), "wgrad_same_work")
         self.assertEqual(len(lines), 2)
-        self.assertIn("k_grouped 64 128 2 base [100, 120] new [121, 143] new/base 1.200", lines[0])
-        self.assertIn("vs wgrad_same_work: base 0.550 new 0.600", lines[0])
+        self.assertIn("k_grouped 64 128 2 base [100, 120] new [121, 143] new/base 1.200 p3 [90] p3/base 0.818", lines[0])
+        self.assertIn("vs wgrad_same_work: base 0.550 new 0.600 p3 0.450", lines[0])
         self.assertIn("base 0.548 new 0.598", lines[1])
 
     def test_no_pairs(self):
