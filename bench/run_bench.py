@@ -533,6 +533,22 @@ class Timer:
         ts = sorted(s.elapsed_time(e) * 1e3 for s, e in zip(starts, ends))
         return dict(us=statistics.median(ts), us_min=ts[0], us_max=ts[-1], iters=self.iters)
 
+    def time_alternately(self, fns, rounds=3):
+        """``fns`` ({name: fn}) timed in turn, ``rounds`` times, each turn
+        as ``time`` does; per name the median of the rounds' medians (and
+        every round's), so that clock drift (the power cap) hits all alike."""
+        got = {name: [] for name in fns}
+        for _ in range(rounds):
+            for name, fn in fns.items():
+                got[name].append(self.time(fn))
+        out = {}
+        for name, ts in got.items():
+            us = [t["us"] for t in ts]
+            out[name] = dict(us=statistics.median(us), us_min=min(t["us_min"] for t in ts),
+                             us_max=max(t["us_max"] for t in ts), iters=self.iters,
+                             rounds=len(ts), round_us=us)
+        return out
+
     def host_us(self, fn, calls):
         """Median host time of ``fn()`` with an idle device (see the module
         docstring), in microseconds."""

@@ -425,5 +425,66 @@ class HarnessOnCpu(unittest.TestCase):
         self.assertNotIn("us", rec)
 
 
+class _ClockTorch:
+    """Just enough of torch for Timer without a GPU: each event pair
+    measures the next duration of the function that ran between them."""
+
+    def __init__(self):
+        self.now = 0.0
+        torch_ = self
+
+        class Event:
+            def __init__(self, enable_timing=True):
+                self.t = None
+
+            def record(self):
+                self.t = torch_.now
+
+            def elapsed_time(self, end):
+                return end.t - self.t      # milliseconds
+
+        class Cuda:
+            pass
+        self.cuda = Cuda()
+        self.cuda.Event = Event
+        self.cuda.synchronize = lambda: None
+
+
+class TimeAlternately(unittest.TestCase):
+    def test_rounds_alternate_and_medians(self):
+        clock = _ClockTorch()
+        order = []
+
+        def fn(name, ms):
+            def run():
+                order.append(name)
+                clock.now += ms[0]
+            return run
+        # b slows down over time (drift): its rounds' medians are 2, 3 and 4 ms.
+        b_ms = [2.0]
+
+        def b():
+            order.append("b")
+            clock.now += b_ms[0]
+        timer = rb.Timer(clock, iters=3, warmup=1, flush_bytes=0)
+        orig = timer.time
+
+        def timed(f):
+            t = orig(f)
+            if f is b:
+                b_ms[0] += 1.0
+            return t
+        timer.time = timed
+        got = timer.time_alternately({"a": fn("a", [1.0]), "b": b}, rounds=3)
+        # a, b, a, b, a, b: each turn is 1 warm-up + 3 timed calls.
+        self.assertEqual(order, (["a"] * 4 + ["b"] * 4) * 3)
+        self.assertEqual(got["a"]["rounds"], 3)
+        self.assertAlmostEqual(got["a"]["us"], 1000.0)
+        self.assertEqual([round(x) for x in got["b"]["round_us"]], [2000, 3000, 4000])
+        self.assertAlmostEqual(got["b"]["us"], 3000.0)
+        self.assertAlmostEqual(got["b"]["us_min"], 2000.0)
+        self.assertAlmostEqual(got["b"]["us_max"], 4000.0)
+
+
 if __name__ == "__main__":
     unittest.main()
