@@ -7,10 +7,16 @@ benchmark's harness), so that the cost of a group (its own f32 D read and
 written, its tiles' epilogues) shows apart from the kernel's machinery
 (G = 1). Each case is checked once against run_wgrad.py's reference.
 
-  PYTHONPATH=python python3 bench/probe_kgrouped.py [M,N ...] [--once] [--out F]
+  PYTHONPATH=python python3 bench/probe_kgrouped.py [M,N ...] [--once] [--power] [--out F]
 
 --once: no checks, each case launched once, in order (for Nsight Compute:
 the first six dgemm kernels of the process; one M,N).
+--power: each case also run back to back for about 3 s (L2 flushed before
+each call, as the harness does) while nvidia-smi samples the SM clock, the
+power draw and the throttle reasons every 50 ms: the median call time, clock
+and power of each burst, and TFLOPS per GHz of clock, which tells a kernel
+that is slower per cycle from one that runs at a lower clock under the
+power cap.
 Output: one JSON line per case (median of the rounds' medians), also
 written to F with --out; exit status 1 if a check failed.
 """
@@ -33,6 +39,7 @@ def main(argv):
     import torch
     dgemm = RB.import_dgemm()
     once = "--once" in argv
+    power = "--power" in argv
     out = None
     if "--out" in argv:
         out = open(argv[argv.index("--out") + 1], "w")
@@ -41,12 +48,51 @@ def main(argv):
     bad = 0
     for shape in shapes:
         m, n = (int(x) for x in shape.split(","))
-        bad += probe(torch, dgemm, m, n, once, out)
+        bad += probe(torch, dgemm, m, n, once, out, power)
         torch.cuda.empty_cache()
     return 1 if bad else 0
 
 
-def probe(torch, dgemm, m, n, once, out):
+def power_burst(torch, timer, fn, seconds=3.0):
+    """Calls fn back to back (L2 flushed before each) for about ``seconds``
+    while nvidia-smi samples the GPU; returns the median call time and the
+    medians of the samples taken in the burst's second half (the clock has
+    settled by then)."""
+    import statistics
+    import subprocess
+    import time
+    smi = subprocess.Popen(
+        ["nvidia-smi", "--query-gpu=clocks.sm,power.draw,clocks_throttle_reasons.active",
+         "--format=csv,noheader,nounits", "-lms", "50"],
+        stdout=subprocess.PIPE, text=True)
+    t_end = time.monotonic() + seconds
+    ts = []
+    while time.monotonic() < t_end:
+        evs = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+               for _ in range(10)]
+        for a, b in evs:
+            timer.flush.zero_()
+            a.record()
+            fn()
+            b.record()
+        torch.cuda.synchronize()
+        ts += [a.elapsed_time(b) * 1e3 for a, b in evs]
+    smi.terminate()
+    lines = smi.communicate()[0].strip().splitlines()
+    samples = []
+    for line in lines[len(lines) // 2:]:
+        parts = [x.strip() for x in line.split(",")]
+        try:
+            samples.append((float(parts[0]), float(parts[1]), parts[2]))
+        except (ValueError, IndexError):
+            continue
+    return dict(us=statistics.median(ts), calls=len(ts),
+                mhz=statistics.median(x[0] for x in samples) if samples else None,
+                watts=statistics.median(x[1] for x in samples) if samples else None,
+                throttle=sorted({x[2] for x in samples}), samples=len(samples))
+
+
+def probe(torch, dgemm, m, n, once, out, power=False):
     total = 16128
     calls, bad = {}, 0
     emit = RB.json_emitter(out)
@@ -87,8 +133,15 @@ def probe(torch, dgemm, m, n, once, out):
         g = len(ks_of.get(name, [total]))
         # f32 D bytes read and written: once per group.
         d_gb = 2 * 4 * m * n * g / 1e9
-        emit(dict(m=m, n=n, k=total, case=name, groups=g, us=us,
-                  tflops=RB.tflops(m, n, total, us), d_gb=d_gb, rounds=ts))
+        rec = dict(m=m, n=n, k=total, case=name, groups=g, us=us,
+                   tflops=RB.tflops(m, n, total, us), d_gb=d_gb, rounds=ts)
+        if power:
+            b = power_burst(torch, timer, calls[name][0])
+            b["tflops"] = RB.tflops(m, n, total, b["us"])
+            if b["mhz"]:
+                b["tflops_per_ghz"] = b["tflops"] / (b["mhz"] / 1e3)
+            rec["burst"] = b
+        emit(rec)
     del calls, w
     return bad
 
