@@ -1,21 +1,23 @@
 #!/usr/bin/env python3
 #===- ab_bundle_summary.py - per-case summary of a two-bundle A/B run ----===#
-"""Summarises the base-<r>.jsonl / new-<r>.jsonl files that
+"""Summarises the <variant>-<round>.jsonl files that
 scripts/device-ab-bundle.sh writes: for each timed case (a record with
-dgemm.tflops), dgemm's TFLOPS per round for each variant (base, new and any var-<name>
-bundles), the ratio of each one's median to base's, and, where the record also times a reference in the
-same process (--ref, e.g. wgrad_same_work), the geomean of dgemm over that
-reference per variant, which cancels clock differences between processes.
+dgemm.tflops), dgemm's TFLOPS per round for each variant (base, new and
+any var-<name> bundles), the ratio of each one's median to base's, and,
+where the record also times a reference in the same process (--ref, e.g.
+wgrad_same_work), dgemm over that reference per variant, which cancels
+clock differences between processes.
 
   python3 scripts/ab_bundle_summary.py DIR [--ref wgrad_same_work]
 """
 import argparse
 import glob
 import json
-import math
 import os
 import re
 import statistics
+
+from grouped_results import _geomean as geomean
 
 
 def _key(r):
@@ -34,11 +36,6 @@ def load(directory):
                 if (r.get("dgemm") or {}).get("tflops"):
                     runs.setdefault(_key(r), {}).setdefault(m.group(1), []).append(r)
     return runs
-
-
-def geomean(xs):
-    xs = [x for x in xs if x]
-    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else None
 
 
 def summarise(runs, ref=None):
