@@ -213,3 +213,15 @@ class OnStubLibrary(unittest.TestCase):
     def tearDown(self):
         self.env.__exit__(None, None, None)
 
+    def check(self, want):
+        """The tensors of the last call, in order, are `want`'s (tensor,
+        dtype code, shape, strides)."""
+        for i, (t, dtype, shape, strides) in enumerate(want):
+            got = self.stub.stub_last_tensor(i).contents
+            r = len(shape)
+            self.assertEqual(got.data, t.data_ptr(), i)
+            self.assertEqual(got.dtype, dtype, i)
+            self.assertEqual(got.rank, r, i)
+            self.assertEqual(tuple(got.shape[:r]), shape, i)
+            self.assertEqual(tuple(got.strides[:r]), strides, i)
+

@@ -117,16 +117,6 @@ class GroupedArgumentRules(unittest.TestCase):
 class GroupedOnStub(S.OnStubLibrary):
     """The structs and the expected_m the grouped calls pass to the C API."""
 
-    def check(self, want):
-        for i, (t, dtype, shape, strides) in enumerate(want):
-            got = self.stub.stub_last_tensor(i).contents
-            r = len(shape)
-            self.assertEqual(got.data, t.data_ptr(), i)
-            self.assertEqual(got.dtype, dtype, i)
-            self.assertEqual(got.rank, r, i)
-            self.assertEqual(tuple(got.shape[:r]), shape, i)
-            self.assertEqual(tuple(got.strides[:r]), strides, i)
-
     def test_contiguous_passes_every_operand(self):
         ops = contiguous_operands()
         call_contiguous(ops, stream=0x99)
