@@ -230,7 +230,8 @@ void epilogueBarrier(EpilogueStoreOp op, PatternRewriter &rw) {
 Value epilogueLeader(EpilogueStoreOp op, PatternRewriter &rw) {
   Location loc = op.getLoc();
   Value t = op.getPerWarpgroup()
-                ? arith::RemUIOp::create(rw, loc, op.getTid(), i32c(rw, loc, 128))
+                ? arith::RemUIOp::create(rw, loc, op.getTid(),
+                                         i32c(rw, loc, 128))
                       .getResult()
                 : op.getTid();
   return arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, t,
@@ -239,8 +240,9 @@ Value epilogueLeader(EpilogueStoreOp op, PatternRewriter &rw) {
 
 /// The staging half of an epilogue: the leader (epilogueLeader) waits until
 /// the previous tile's TMA store has read the staging tile, the consumers
-/// meet at the epilogue's barrier (epilogueBarrier), and each thread writes its totals (bf16 pairs, or f32 pairs)
-/// into the op's `block_m` x `block_n` staging tile:
+/// meet at the epilogue's barrier (epilogueBarrier), and each thread writes
+/// its totals (bf16 pairs, or f32 pairs) into the op's `block_m` x `block_n`
+/// staging tile:
 ///   row-major:  (row * BN + 8j + col) * E
 ///   swizzled:   (j / G) * BM * 128 + row * 128 + (piece ^ (row % 8)) * 16
 ///               + (col * E) % 16,   piece = ((8j + col) * E % 128) / 16,
