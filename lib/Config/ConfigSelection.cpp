@@ -235,8 +235,8 @@ int64_t rowWaves(int64_t blockM) {
 constexpr int64_t kSwizzledEpilogueMaxK = 4096;
 
 /// Whether the lowering runs the tile's K blocks in pairs (one row wave,
-/// takesKBlockPairs), counted by the cost model for the weight-gradient GEMM
-/// only (1x128 B scales, normal kind): there a pair
+/// takesKBlockPairs), counted by the cost model for the weight-gradient GEMMs
+/// (1x128 B scales, normal and k-grouped kinds): there a pair
 /// hides one block's promotion (a multiply and an FMA per register) behind
 /// the other's wgmmas, and the tile's fixed cost is taken as half of F.
 /// Calibrated on the H200: 128x128 in pairs ran at about 0.65 of the time of
@@ -245,7 +245,7 @@ constexpr int64_t kSwizzledEpilogueMaxK = 4096;
 /// (bench/results/2026-12-02-c900c1d+kunroll-ab-wgrad-kunroll.log).
 bool pairedWeightGradientTile(int64_t blockM, int64_t blockN,
                               int64_t warpgroups, const ProblemDesc &p) {
-  return p.kind == GemmKind::Normal &&
+  return (p.kind == GemmKind::Normal || p.kind == GemmKind::KGrouped) &&
          p.bScale == BScaleGranularity::Row1x128 &&
          blockM / warpgroups <= 64 &&
          takesKBlockPairs(p.kind, p.bScale, blockN,
@@ -339,8 +339,6 @@ int64_t dgemm::consumerRegistersNeeded(int64_t blockM, int64_t blockN,
 
 bool dgemm::takesKBlockPairs(GemmKind kind, BScaleGranularity bScale,
                              int64_t blockN, int64_t consumerRegs) {
-  if (kind == GemmKind::KGrouped && bScale == BScaleGranularity::Row1x128)
-    return false;
   return 3 * blockN / 2 + kRegisterReserve <= consumerRegs;
 }
 

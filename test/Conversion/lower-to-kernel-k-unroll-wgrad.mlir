@@ -5,7 +5,8 @@
 // runs its K blocks in pairs like the normal GEMM: both blocks' wgmma
 // chains issued, then each block waited for, its columns' B scales read
 // from its stage, the stage released and the block promoted with
-// dgemm.promote_cols. The k-grouped kernel keeps one block per iteration.
+// dgemm.promote_cols. So does the k-grouped kernel, whose tile loop starts
+// at %ctaid.x and steps by %nctaid.x read in place (inline PTX).
 // CHECK-LABEL: llvm.func @dgemm_gemm_n2048_k4096_bm128_bn128_s4_g16_c128_sb1x128_f32_acc(
 // CHECK: %[[END:.+]] = arith.andi %{{.+}}, %c-2_i32 : i32
 // CHECK: scf.for %{{.+}} = %{{.+}} to %[[END]] step %c2_i32{{.*}} iter_args(%{{.+}} = %{{.+}}, %[[T:.+]] = %{{.+}})
@@ -22,9 +23,15 @@
 // CHECK: %[[P1:.+]] = dgemm.promote_cols %[[P0]], %[[A1]]
 // CHECK: scf.yield %{{.+}}, %[[P1]]
 // CHECK-LABEL: llvm.func @dgemm_k_grouped_m2048_g4_n2048_bm128_bn128_s4_g16_c128_sb1x128_f32_acc(
-// CHECK-NOT: step %c2_i32
+// CHECK: llvm.inline_asm has_side_effects "mov.u32 $0, %ctaid.x;"
+// CHECK: llvm.inline_asm has_side_effects "mov.u32 $0, %nctaid.x;"
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c2_i32
+// CHECK: dgemm.wgmma_tile
+// CHECK: dgemm.wgmma_tile
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK: dgemm.promote_cols
-// CHECK-NOT: step %c2_i32
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: dgemm.promote_cols
 // CHECK: llvm.return
 // ONE-LABEL: llvm.func @dgemm_gemm_n2048_k4096_bm128_bn128_s4_g16_c128_sb1x128_f32_acc(
 // ONE-NOT: step %c2_i32

@@ -657,22 +657,25 @@ TEST(ConfigSelection, WeightGradientConfigs) {
     EXPECT_EQ(c.blockN, bn) << m << "x" << n;
   }
   // The pairs' rule the selection and the lowering share: two fresh
-  // fragments and the total within the registers; never the k-grouped GEMM
-  // with 1x128 B scales.
+  // fragments and the total within the registers, the k-grouped GEMM too.
   const int64_t regs = consumerRegisterBudget(2);
   EXPECT_TRUE(takesKBlockPairs(GemmKind::Normal, BScaleGranularity::Row1x128,
                                128, regs));
   EXPECT_FALSE(takesKBlockPairs(GemmKind::Normal, BScaleGranularity::Row1x128,
                                 192, regs));
+  EXPECT_TRUE(takesKBlockPairs(GemmKind::KGrouped,
+                               BScaleGranularity::Row1x128, 128, regs));
   EXPECT_FALSE(takesKBlockPairs(GemmKind::KGrouped,
-                                BScaleGranularity::Row1x128, 128, regs));
+                                BScaleGranularity::Row1x128, 192, regs));
   EXPECT_TRUE(takesKBlockPairs(GemmKind::GroupedMasked,
                                BScaleGranularity::Block128x128, 128, regs));
-  // The k-grouped kernels do not pair K blocks: 128x192 there.
+  // The k-grouped kernels pair K blocks too: 128x128 there, as for the
+  // weight-gradient GEMM of the same total K.
   {
     KernelConfig c = selectConfig(kGrouped(4, 4096, 7168, 4096), TargetDesc(),
                                   kernelCapabilities());
-    EXPECT_EQ(c.blockN, 192);
+    EXPECT_EQ(c.blockM, 128);
+    EXPECT_EQ(c.blockN, 128);
   }
   for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{4096, 7168, 8192},
                          {7168, 2112, 4096}, {24576, 1536, 4096}, {200, 24, 256},

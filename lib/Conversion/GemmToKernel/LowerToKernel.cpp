@@ -316,10 +316,10 @@ struct LowerToKernelPass
       layout.costWalk = layout.masked() && maskedWalk == "cost";
       // Two K blocks per iteration: one row wave, one part, no turns
       // between the consumers, no split tail, and what the problem allows
-      // (takesKBlockPairs: room for two fresh fragments and the total; not
-      // the k-grouped GEMM with 1x128 B scales, whose kernels at 128x128 in
-      // pairs ran 0.96-1.01x their 128x192 selection and spilled 16 bytes
-      // at M = 2112). With 1x128 B scales each block's column scales are
+      // (takesKBlockPairs: room for two fresh fragments and the total; the
+      // k-grouped GEMM's pairs at 128x128 ran 0.98-1.05x its 128x192
+      // kernels once its tile loop read the CTA index in place,
+      // GemmKernel.cpp). With 1x128 B scales each block's column scales are
       // read at its promotion: the weight-gradient GEMM at 128x128 ran
       // 12-24% faster than one block at a time
       // (bench/results/2026-12-02-c900c1d+kunroll-ab-wgrad-kunroll.log).
