@@ -6,6 +6,13 @@
 #
 #   run(command="bash scripts/device-run.sh", carry=[".bundle"])
 #
+# The device tool brings back at most 8 files of $OUT, and a full run
+# (SANITIZE=1 WGRAD=1) writes 19: write them elsewhere and bring back a tar:
+#
+#   run(command="D=$OUT; export OUT=/tmp/run; mkdir -p $OUT;
+#       SANITIZE=1 WGRAD=1 bash scripts/device-run.sh > $OUT/console.log 2>&1;
+#       rc=$?; tar -C /tmp/run -cJf $D/run.tar.xz .; exit $rc", carry=[".bundle"])
+#
 # Steps (each with a timeout inside one overall budget, so the default run
 # stays under 9 minutes of GPU time; a failing step does not stop the next):
 #   1. unpack .bundle/dgemm.tar.xz to /tmp/dgemm; export DGEMM_LIB,
