@@ -248,8 +248,7 @@ bool pairedWeightGradientTile(int64_t blockM, int64_t blockN,
   return (p.kind == GemmKind::Normal || p.kind == GemmKind::KGrouped) &&
          p.bScale == BScaleGranularity::Row1x128 &&
          blockM / warpgroups <= 64 &&
-         takesKBlockPairs(p.kind, p.bScale, blockN,
-                          consumerRegisterBudget(warpgroups));
+         takesKBlockPairs(blockN, consumerRegisterBudget(warpgroups));
 }
 
 int64_t tileLoadCost(int64_t blockM, int64_t blockN) {
@@ -337,8 +336,7 @@ int64_t dgemm::consumerRegistersNeeded(int64_t blockM, int64_t blockN,
          kRegisterReserve;
 }
 
-bool dgemm::takesKBlockPairs(GemmKind kind, BScaleGranularity bScale,
-                             int64_t blockN, int64_t consumerRegs) {
+bool dgemm::takesKBlockPairs(int64_t blockN, int64_t consumerRegs) {
   return 3 * blockN / 2 + kRegisterReserve <= consumerRegs;
 }
 

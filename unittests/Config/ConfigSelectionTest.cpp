@@ -657,18 +657,10 @@ TEST(ConfigSelection, WeightGradientConfigs) {
     EXPECT_EQ(c.blockN, bn) << m << "x" << n;
   }
   // The pairs' rule the selection and the lowering share: two fresh
-  // fragments and the total within the registers, the k-grouped GEMM too.
+  // fragments and the total within the registers, whatever the kind.
   const int64_t regs = consumerRegisterBudget(2);
-  EXPECT_TRUE(takesKBlockPairs(GemmKind::Normal, BScaleGranularity::Row1x128,
-                               128, regs));
-  EXPECT_FALSE(takesKBlockPairs(GemmKind::Normal, BScaleGranularity::Row1x128,
-                                192, regs));
-  EXPECT_TRUE(takesKBlockPairs(GemmKind::KGrouped,
-                               BScaleGranularity::Row1x128, 128, regs));
-  EXPECT_FALSE(takesKBlockPairs(GemmKind::KGrouped,
-                                BScaleGranularity::Row1x128, 192, regs));
-  EXPECT_TRUE(takesKBlockPairs(GemmKind::GroupedMasked,
-                               BScaleGranularity::Block128x128, 128, regs));
+  EXPECT_TRUE(takesKBlockPairs(128, regs));
+  EXPECT_FALSE(takesKBlockPairs(192, regs));
   // The k-grouped kernels pair K blocks too: 128x128 there, as for the
   // weight-gradient GEMM of the same total K.
   {

@@ -83,15 +83,15 @@ int64_t consumerRegistersNeeded(
     BScaleGranularity bScale = BScaleGranularity::Block128x128);
 
 /// Whether a tile of one m64 row wave (and one wgmma part) runs its K blocks
-/// in pairs (the lowering's KernelLayout::kUnroll 2), as far as the problem
-/// decides it: a consumer with `consumerRegs` registers holds two fresh wgmma
-/// fragments beside the total (3 x blockN/2 f32 plus the reserve). The
-/// k-grouped GEMM pairs them too since its tile loop reads the CTA index
-/// where it is built (docs/kernel.md: 0.98-1.05x its 128x192 kernels in an
-/// alternating A/B on the H200; before that fix 0.96-1.01x). The config
-/// selection and the lowering both ask this.
-bool takesKBlockPairs(GemmKind kind, BScaleGranularity bScale, int64_t blockN,
-                      int64_t consumerRegs);
+/// in pairs (the lowering's KernelLayout::kUnroll 2), as far as the
+/// registers decide it: a consumer with `consumerRegs` registers holds two
+/// fresh wgmma fragments beside the total (3 x blockN/2 f32 plus the
+/// reserve), for every kind and B-scale recipe. (The k-grouped GEMM pairs
+/// them too since its tile loop reads the CTA index where it is built,
+/// docs/kernel.md: 0.98-1.05x its 128x192 kernels in an alternating A/B on
+/// the H200; before that fix 0.96-1.01x.) The config selection and the
+/// lowering both ask this.
+bool takesKBlockPairs(int64_t blockN, int64_t consumerRegs);
 
 /// True when every tile at a multiple of blockN spans at most two 128-wide
 /// B-scale blocks: blockN <= 128 + gcd(blockN, 128).

@@ -423,21 +423,10 @@ private:
     const int64_t perGroup = mBlocks * l.nBlocks;
     // Iteration values: the ring counter and the tiles with K blocks so far
     // (whose count picks the producer's workspace slot).
-    // The CTA index and count read here, through statements LLVM keeps in
-    // place, not the kernel's first reads: the tile index then stays on
-    // the uniform datapath in the consumers' K loop.
-    auto sreg = [&](const char *name) {
-      return LLVM::InlineAsmOp::create(
-                 b, loc, k.i32, ValueRange{},
-                 std::string("mov.u32 $0, %") + name + ";", "=r",
-                 /*has_side_effects=*/true, /*is_align_stack=*/false,
-                 LLVM::tailcallkind::TailCallKind::None,
-                 /*asm_dialect=*/LLVM::AsmDialectAttr(),
-                 /*operand_attrs=*/ArrayAttr())
-          .getResult(0);
-    };
-    auto loop = scf::ForOp::create(b, loc, sreg("ctaid.x"), tiles,
-                                   sreg("nctaid.x"),
+    // The CTA index and count read here, not the kernel's first reads
+    // (KernelIR::ctaIdHere).
+    auto loop = scf::ForOp::create(b, loc, k.ctaIdHere(), tiles,
+                                   k.numCtasHere(),
                                    ValueRange{k.c32(0), k.c32(0)});
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());

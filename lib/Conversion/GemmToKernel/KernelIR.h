@@ -66,6 +66,12 @@ public:
   Value tid() { return NVVM::ThreadIdXOp::create(b, loc, i32); }
   Value ctaId() { return NVVM::BlockIdXOp::create(b, loc, i32); }
   Value numCtas() { return NVVM::GridDimXOp::create(b, loc, i32); }
+  /// %ctaid.x and %nctaid.x read where they are built, through inline PTX
+  /// with side effects: LLVM neither merges them with the kernel's first
+  /// reads nor moves them (the k-grouped tile loop: its tile index then
+  /// stays on the uniform datapath in the consumers' K loop).
+  Value ctaIdHere() { return specialRegisterHere("ctaid.x"); }
+  Value numCtasHere() { return specialRegisterHere("nctaid.x"); }
 
   /// `v` (i32) as lane 0 of the warp holds it (shfl.sync.idx over all
   /// lanes): a value ptxas knows to be the same in every lane of the warp,
@@ -83,6 +89,18 @@ public:
     return LLVM::InlineAsmOp::create(
                b, loc, i32, ValueRange{v}, "mov.b32 $0, $1;", "=r,r",
                /*has_side_effects=*/false, /*is_align_stack=*/false,
+               LLVM::tailcallkind::TailCallKind::None,
+               /*asm_dialect=*/LLVM::AsmDialectAttr(),
+               /*operand_attrs=*/ArrayAttr())
+        .getResult(0);
+  }
+
+  /// The i32 special register %`name`, read by an inline PTX move with
+  /// side effects.
+  Value specialRegisterHere(StringRef name) {
+    return LLVM::InlineAsmOp::create(
+               b, loc, i32, ValueRange{}, ("mov.u32 $0, %" + name + ";").str(),
+               "=r", /*has_side_effects=*/true, /*is_align_stack=*/false,
                LLVM::tailcallkind::TailCallKind::None,
                /*asm_dialect=*/LLVM::AsmDialectAttr(),
                /*operand_attrs=*/ArrayAttr())

@@ -325,11 +325,7 @@ struct LowerToKernelPass
       // (bench/results/2026-12-02-c900c1d+kunroll-ab-wgrad-kunroll.log).
       if (kUnroll == 2 && !layout.kSplit && layout.rowWaves == 1 &&
           layout.nParts == 1 && !layout.pingpong && !layout.tailSplit &&
-          ::dgemm::takesKBlockPairs(
-              layout.kind,
-              layout.perRowB ? ::dgemm::BScaleGranularity::Row1x128
-                             : ::dgemm::BScaleGranularity::Block128x128,
-              layout.blockN, layout.consumerRegs))
+          ::dgemm::takesKBlockPairs(layout.blockN, layout.consumerRegs))
         layout.kUnroll = 2;
       // Stage-unrolled K loop: one K block per iteration, no K split, no
       // split tail (its share of K starts mid-tile). Auto: with at least 8
