@@ -93,16 +93,24 @@ func.func @f32_store(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<
 // CHECK: llvm.store %{{.+}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
 // CHECK: nvvm.barrier0
 // Producer: tile t of group t / 32 (4 M blocks x 8 N blocks); groups
-// without K blocks are skipped; the tiles with K blocks are counted, and
-// the count mod 5 picks the CTA's workspace slot.
+// without K blocks are skipped. The loop carries the map writes so far and
+// the group whose maps the last one wrote (-1: none); a tile of another
+// group counts one more write, and the count mod 5 picks the CTA's
+// workspace slot.
+// CHECK: scf.for %{{.+}} = %{{.+}} to %c96_i32 step %{{.+}} iter_args(%{{.+}} = %{{.+}}, %[[WRITES:.+]] = %{{.+}}, %[[LAST:.+]] = %c-1_i32) -> (i32, i32, i32)
 // CHECK: %[[G:.+]] = arith.divui %{{.+}}, %c32_i32
 // CHECK: dgemm.schedule_tile %{{.+}}, %c4_i32 {num_n_blocks = 8 : i32, swizzle_group = 4 : i32}
 // CHECK: %[[KB:.+]] = llvm.load %{{.+}} {alignment = 4 : i64} : !llvm.ptr -> i32
 // CHECK: arith.cmpi sgt, %[[KB]], %c0
-// CHECK: arith.remui %{{.+}}, %c5_i32
-// Each tile's maps: the group's address (A + 512 * 128 bytes per earlier K
-// block), K, rows and row pitch written into the slot's copies; B's with
-// N = 1024 rows; then the proxy fences.
+// CHECK: %[[FRESH:.+]] = arith.cmpi ne, %[[G]], %[[LAST]] : i32
+// CHECK: %[[ONE:.+]] = arith.extui %[[FRESH]] : i1 to i32
+// CHECK: %[[NOW:.+]] = arith.addi %[[WRITES]], %[[ONE]] : i32
+// CHECK: arith.remui %[[NOW]], %c5_i32
+// Only then the maps: the group's address (A + 512 * 128 bytes per earlier
+// K block), K, rows and row pitch written into the slot's copies; B's with
+// N = 1024 rows; then the proxy fences. Later tiles of the group load
+// through the slot as it is.
+// CHECK: scf.if %[[FRESH]] {
 // CHECK: arith.constant 65536 : i64
 // CHECK: llvm.inline_asm has_side_effects
 // CHECK-SAME: tensormap.replace.tile.global_address.global.b1024.b64 [$0], $1;
@@ -116,11 +124,14 @@ func.func @f32_store(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<
 // CHECK: nvvm.fence.proxy.release <gpu>
 // CHECK: nvvm.fence.proxy.acquire <gpu> %{{.+}}, %c128_i32
 // CHECK: nvvm.fence.proxy.acquire <gpu> %{{.+}}, %c128_i32
+// CHECK-NEXT: }
 // The K loop runs over the group's K blocks, A_g and B_g through the maps
 // just written.
 // CHECK: scf.for
 // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c33792_i32
 // CHECK-COUNT-4: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// The producer's tile yields the writes and the group it wrote.
+// CHECK: scf.yield %{{.+}}, %[[NOW]], %[[G]] : i32, i32, i32
 // Consumer: the same walk; D[g] += the tile through the 3-D map.
 // CHECK: dgemm.promote_cols
 // CHECK: dgemm.epilogue_store(%{{.+}}), %{{.+}}, %arg3[%{{.+}}, %{{.+}}, %{{.+}}] tid

@@ -83,10 +83,10 @@
 // the block's first row (blocks in padding or past every end are skipped).
 //
 // k-grouped (dgemm.k_grouped_gemm, KGroupedKernelParam): tile t belongs to
-// group t / (M blocks * N blocks); for each tile the producer writes the
-// maps of A_g and B_g from the templates in the group table into the next
-// slot of its CTA's ring in the workspace (TensorMapUpdate.h), loads
-// through them, and loads the scales at row (first K block of g) + kb;
+// group t / (M blocks * N blocks); for the first tile of each group it
+// meets, the producer writes the maps of A_g and B_g from the templates in
+// the group table into the next slot of its CTA's ring in the workspace
+// (TensorMapUpdate.h); it loads through them, and loads the scales at row (first K block of g) + kb;
 // both roles run the group's K blocks and skip groups that have none;
 // D[g] += the tile through a 3-D map.
 //
@@ -248,10 +248,9 @@ private:
   }
 
   /// k-grouped, producer: writes the maps of A_g [M, k_g] and B_g [N, k_g]
-  /// into this tile's workspace slot (kgSlot, holding the templates) and
-  /// returns them (generic pointers, A's then B's). Groups start M * 128
-  /// (N * 128) bytes of A (B) per K block before them.
-  std::pair<Value, Value> writeGroupMaps(Value group) {
+  /// into this tile's workspace slot (kgSlot, holding the templates).
+  /// Groups start M * 128 (N * 128) bytes of A (B) per K block before them.
+  void writeGroupMaps(Value group) {
     Value slot = groupMapSlot(kgSlot);
     Value kBlocks = groupInt(group, 0);
     Value first = arith::ExtUIOp::create(b, loc, k.i64, groupInt(group, 1));
@@ -273,11 +272,15 @@ private:
                          k.c32(rows[which]), pitch);
     }
     publishTensorMaps(k, maps);
-    // The TMA takes the maps' generic addresses.
+  }
+  /// k-grouped, producer: the maps in this tile's slot (kgSlot) as the TMA
+  /// takes them (generic addresses, A's then B's).
+  std::pair<Value, Value> groupMaps() {
+    Value slot = groupMapSlot(kgSlot);
     auto generic = [&](Value map) -> Value {
       return LLVM::AddrSpaceCastOp::create(b, loc, k.ptr, map);
     };
-    return {generic(maps[0]), generic(maps[1])};
+    return {generic(slot), generic(k.byteAt(slot, 128))};
   }
   /// K blocks of a tile: K/128, or (k-grouped) the group's.
   Value tileKBlocks(Value group) {
@@ -421,18 +424,20 @@ private:
   void kGroupedTileLoop(TileBody body) {
     const int64_t mBlocks = (l.m + l.blockM - 1) / l.blockM;
     const int64_t perGroup = mBlocks * l.nBlocks;
-    // Iteration values: the ring counter and the tiles with K blocks so far
-    // (whose count picks the producer's workspace slot).
-    // The CTA index and count read here, not the kernel's first reads
-    // (KernelIR::ctaIdHere).
+    // Iteration values: the ring counter, the producer's map writes so far
+    // (whose count picks its workspace slot) and the group whose maps the
+    // last write holds (-1: none yet). The consumers carry the same values
+    // and use only the first. The CTA index and count read here, not the
+    // kernel's first reads (KernelIR::ctaIdHere).
     auto loop = scf::ForOp::create(b, loc, k.ctaIdHere(), tiles,
                                    k.numCtasHere(),
-                                   ValueRange{k.c32(0), k.c32(0)});
+                                   ValueRange{k.c32(0), k.c32(0), k.c32(-1)});
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
     Value t = loop.getInductionVar();
     Value it = loop.getRegionIterArgs()[0];
-    Value done = loop.getRegionIterArgs()[1];
+    Value writes = loop.getRegionIterArgs()[1];
+    Value mapGroup = loop.getRegionIterArgs()[2];
     Value group = k.divu(t, k.c32(perGroup));
     auto sched = ScheduleTileOp::create(
         b, loc, k.i32, k.i32, k.remu(t, k.c32(perGroup)), numMBlocks,
@@ -440,15 +445,23 @@ private:
         b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup, 1)));
     Value some = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
                                        groupInt(group, 0), k.c32(0));
-    auto guard = scf::IfOp::create(b, loc, TypeRange{k.i32, k.i32}, some,
-                                   /*withElseRegion=*/true);
+    auto guard = scf::IfOp::create(b, loc, TypeRange{k.i32, k.i32, k.i32},
+                                   some, /*withElseRegion=*/true);
     b.setInsertionPointToStart(guard.thenBlock());
-    kgSlot = k.remu(done, k.c32(l.groupMapSlots()));
+    // A new group's maps go into the next slot of the ring: a slot is
+    // rewritten only stages + 1 writes later, each followed by a tile of at
+    // least one K block, so the loads that read it have completed (their
+    // stages were released before the producer could issue that many more).
+    kgFresh = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, group,
+                                    mapGroup);
+    Value writesNow = k.add(
+        writes, arith::ExtUIOp::create(b, loc, k.i32, kgFresh).getResult());
+    kgSlot = k.remu(writesNow, k.c32(l.groupMapSlots()));
     Value next = body(sched.getMBlock(), sched.getNBlock(), group, it);
-    kgSlot = Value();
-    scf::YieldOp::create(b, loc, ValueRange{next, k.add(done, k.c32(1))});
+    kgSlot = kgFresh = Value();
+    scf::YieldOp::create(b, loc, ValueRange{next, writesNow, group});
     b.setInsertionPointToStart(guard.elseBlock());
-    scf::YieldOp::create(b, loc, ValueRange{it, done});
+    scf::YieldOp::create(b, loc, ValueRange{it, writes, mapGroup});
     b.setInsertionPointAfter(guard);
     scf::YieldOp::create(b, loc, guard.getResults());
   }
@@ -722,7 +735,16 @@ private:
       // and its first K block in the scales.
       Value mapA, mapB, kBase = k.c32(0);
       if (l.kGrouped()) {
-        std::tie(mapA, mapB) = writeGroupMaps(group);
+        // Written only when the CTA's group changed (kgFresh): the tiles of
+        // one group share its maps, which stay in the TMA's descriptor
+        // cache, and skip the proxy fences.
+        auto fresh = scf::IfOp::create(b, loc, kgFresh, false);
+        {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(fresh.thenBlock());
+          writeGroupMaps(group);
+        }
+        std::tie(mapA, mapB) = groupMaps();
         kBase = groupInt(group, 1);
       } else {
         mapA = tensorMap(kMapA);
@@ -1453,8 +1475,9 @@ private:
   // cluster has one; while its body is built, the CTA's K share.
   Value fullTiles, tailTiles, hasTail, kStart, kCount;
   bool inTail = false;
-  // k-grouped, while a tile's body is built: its workspace slot.
-  Value kgSlot;
+  // k-grouped, while a tile's body is built: its workspace slot, and
+  // whether the producer writes the group's maps there (the group changed).
+  Value kgSlot, kgFresh;
 };
 } // namespace
 
