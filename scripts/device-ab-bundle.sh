@@ -7,7 +7,8 @@
 #   run(command="CMD='python3 bench/run_wgrad.py' bash scripts/device-ab-bundle.sh",
 #       carry=[".bundle"])
 # CMD gets --out $OUT/<variant>-<round>.jsonl appended; its output goes to
-# $OUT/<variant>-<round>.log. The bundles' COMMIT files -> $OUT/commits.txt.
+# $OUT/<variant>-<round>.log. The bundles' COMMIT files -> $OUT/commits.txt,
+# and each variant's records name its own bundle's commit (DGEMM_COMMIT).
 # More variants: .bundle/var-<name>.tar.xz each (timed as <name>, after new).
 # Summary (here, on the files brought back): scripts/ab_bundle_summary.py DIR
 # [--ref wgrad_same_work].
@@ -37,6 +38,7 @@ for r in $(seq 1 "${ROUNDS:-2}"); do
     top=${tops[$v]}
     echo "== $v round $r"
     DGEMM_LIB=$top/dgemm/lib/libdgemm.so DGEMM_OPT=$top/dgemm/bin/dgemm-opt \
+      DGEMM_COMMIT=$(cat "$top/dgemm/COMMIT") \
       DGEMM_CACHE_DIR=/tmp/dgemm-ab-bundle-cache-$v \
       timeout "${AB_TIMEOUT:-240}" $CMD --out "$OUT/$v-$r.jsonl" > "$OUT/$v-$r.log" 2>&1 || {
         echo "$v round $r failed"; tail -5 "$OUT/$v-$r.log"; rc=1; }
