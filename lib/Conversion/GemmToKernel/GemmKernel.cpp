@@ -86,8 +86,9 @@
 // group t / (M blocks * N blocks); for the first tile of each group it
 // meets, the producer writes the maps of A_g and B_g from the templates in
 // the group table into the next slot of its CTA's ring in the workspace
-// (TensorMapUpdate.h); it loads through them, and loads the scales at row (first K block of g) + kb;
-// both roles run the group's K blocks and skip groups that have none;
+// (TensorMapUpdate.h); it loads that tile and the group's later ones
+// through them, and the scales at row (first K block of g) + kb; both
+// roles run the group's K blocks and skip groups that have none;
 // D[g] += the tile through a 3-D map.
 //
 // The ring counter `it` runs on across tiles, so producer and consumers agree
