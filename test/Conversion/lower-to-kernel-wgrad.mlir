@@ -125,8 +125,8 @@ func.func @f32_store(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<
 // CHECK: nvvm.fence.proxy.acquire <gpu> %{{.+}}, %c128_i32
 // CHECK: nvvm.fence.proxy.acquire <gpu> %{{.+}}, %c128_i32
 // CHECK-NEXT: }
-// The K loop runs over the group's K blocks, A_g and B_g through the maps
-// just written.
+// The K loop runs over the group's K blocks, A_g and B_g through the
+// slot's maps.
 // CHECK: scf.for
 // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c33792_i32
 // CHECK-COUNT-4: nvvm.cp.async.bulk.tensor.shared.cluster.global

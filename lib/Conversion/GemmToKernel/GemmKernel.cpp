@@ -248,6 +248,11 @@ private:
         /*alignment=*/16);
   }
 
+  /// k-grouped: map `which` (0: A_g's, 1: B_g's) in a workspace slot.
+  Value groupMap(Value slot, int which) {
+    return k.byteAt(slot, 128 * which);
+  }
+
   /// k-grouped, producer: writes the maps of A_g [M, k_g] and B_g [N, k_g]
   /// into this tile's workspace slot (kgSlot, holding the templates).
   /// Groups start M * 128 (N * 128) bytes of A (B) per K block before them.
@@ -261,7 +266,7 @@ private:
     const int64_t rows[2] = {l.m, l.n};
     const KGroupedKernelParam base[2] = {kKgPtrA, kKgPtrB};
     for (int which = 0; which < 2; ++which) {
-      maps[which] = k.byteAt(slot, 128 * which);
+      maps[which] = groupMap(slot, which);
       Value start = arith::MulIOp::create(
           b, loc, first,
           arith::ConstantIntOp::create(b, loc, k.i64, rows[which] * 128));
@@ -278,10 +283,11 @@ private:
   /// takes them (generic addresses, A's then B's).
   std::pair<Value, Value> groupMaps() {
     Value slot = groupMapSlot(kgSlot);
-    auto generic = [&](Value map) -> Value {
-      return LLVM::AddrSpaceCastOp::create(b, loc, k.ptr, map);
+    auto generic = [&](int which) -> Value {
+      return LLVM::AddrSpaceCastOp::create(b, loc, k.ptr,
+                                           groupMap(slot, which));
     };
-    return {generic(slot), generic(k.byteAt(slot, 128))};
+    return {generic(0), generic(1)};
   }
   /// K blocks of a tile: K/128, or (k-grouped) the group's.
   Value tileKBlocks(Value group) {
@@ -737,8 +743,8 @@ private:
       Value mapA, mapB, kBase = k.c32(0);
       if (l.kGrouped()) {
         // Written only when the CTA's group changed (kgFresh): the tiles of
-        // one group share its maps, which stay in the TMA's descriptor
-        // cache, and skip the proxy fences.
+        // one group share its maps, so the later ones skip the
+        // tensormap.replace writes and the proxy fences.
         auto fresh = scf::IfOp::create(b, loc, kgFresh, false);
         {
           OpBuilder::InsertionGuard g(b);
