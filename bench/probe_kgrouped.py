@@ -7,7 +7,8 @@ benchmark's harness), so that the cost of a group (its own f32 D read and
 written, its tiles' epilogues) shows apart from the kernel's machinery
 (G = 1). Each case is checked once against run_wgrad.py's reference.
 
-  PYTHONPATH=python python3 bench/probe_kgrouped.py [M,N ...] [--once] [--power] [--out F]
+  PYTHONPATH=python python3 bench/probe_kgrouped.py [M,N ...] [--once] [--power]
+      [--cases G1,G2,...] [--out F]
 
 --once: no checks, each case launched once, in order (for Nsight Compute:
 the first six dgemm kernels of the process; one M,N).
@@ -17,6 +18,8 @@ power draw and the throttle reasons every 50 ms: the median call time, clock
 and power of each burst, and TFLOPS per GHz of clock, which tells a kernel
 that is slower per cycle from one that runs at a lower clock under the
 power cap.
+--cases: only the named cases (names as in cases(), "G4 equal" as G4_equal),
+the weight-gradient GEMM always.
 Output: one JSON line per case (median of the rounds' medians), also
 written to F with --out; exit status 1 if a check failed.
 """
@@ -44,11 +47,15 @@ def main(argv):
     if "--out" in argv:
         out = open(argv[argv.index("--out") + 1], "w")
         del argv[argv.index("--out"):argv.index("--out") + 2]
+    only = None
+    if "--cases" in argv:
+        only = set(argv[argv.index("--cases") + 1].replace("_", " ").split(","))
+        del argv[argv.index("--cases"):argv.index("--cases") + 2]
     shapes = [a for a in argv if not a.startswith("--")] or ["4096,7168"]
     bad = 0
     for shape in shapes:
         m, n = (int(x) for x in shape.split(","))
-        bad += probe(torch, dgemm, m, n, once, out, power)
+        bad += probe(torch, dgemm, m, n, once, out, power, only)
         torch.cuda.empty_cache()
     return 1 if bad else 0
 
@@ -93,12 +100,14 @@ def power_burst(torch, timer, fn, seconds=3.0):
                 throttle=sorted({x[2] for x in samples}), samples=len(samples))
 
 
-def probe(torch, dgemm, m, n, once, out, power=False):
+def probe(torch, dgemm, m, n, once, out, power=False, only=None):
     total = 16128
     calls, bad = {}, 0
     emit = RB.json_emitter(out)
     for name, ks in cases():
         assert sum(ks) == total, name
+        if only is not None and name not in only:
+            continue
         if once:  # no checking launches before the ones to profile
             inp, _ = RW.make_kgrouped_inputs(torch, dgemm, m, n, ks, seed=7)
             rec = dict(ok=True)
