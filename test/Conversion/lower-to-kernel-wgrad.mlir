@@ -125,28 +125,15 @@ func.func @f32_store(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<
 // CHECK: nvvm.fence.proxy.acquire <gpu> %{{.+}}, %c128_i32
 // CHECK: nvvm.fence.proxy.acquire <gpu> %{{.+}}, %c128_i32
 // CHECK-NEXT: }
-// The K loop runs over the group's K blocks rounded up to even (the K
-// blocks go in pairs; an odd count's extra block is wholly out of A_g's
-// and B_g's bounds, loaded as zeros), A_g and B_g through the slot's maps;
-// the scales' row is the group's first plus min(kb, its last block).
-// CHECK: %[[KLAST:.+]] = arith.subi %{{.+}}, %c1_i32
-// CHECK: %[[KB1:.+]] = arith.addi %{{.+}}, %c1_i32{{.*}} : i32
-// CHECK: %[[KSTEPS:.+]] = arith.andi %[[KB1]], %c-2_i32
-// CHECK: scf.for %[[KB2:.+]] = %{{.+}} to %[[KSTEPS]] step %c1_i32{{.*}} iter_args
+// The K loop runs over the group's K blocks, A_g and B_g through the
+// slot's maps.
+// CHECK: scf.for
 // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c33792_i32
-// CHECK: %[[KABS:.+]] = arith.addi %[[KB2]], %c0_i32
-// CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global
-// CHECK: arith.minui %[[KABS]], %[[KLAST]] : i32
-// CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK-COUNT-4: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // The producer's tile yields the writes and the group it wrote.
 // CHECK: scf.yield %{{.+}}, %[[NOW]], %[[G]] : i32, i32, i32
-// Consumer: the same walk, the same even count of K blocks, all in the
-// pair loop (two promotions, no single-block loop after it); D[g] += the
-// tile through the 3-D map.
-// CHECK: %[[CSTEPS:.+]] = arith.andi %{{.+}}, %c-2_i32
-// CHECK: scf.for %{{.+}} = %{{.+}} to %[[CSTEPS]] step %c2_i32{{.*}} iter_args
-// CHECK-COUNT-2: dgemm.promote_cols
-// CHECK-NOT: dgemm.promote_cols
+// Consumer: the same walk; D[g] += the tile through the 3-D map.
+// CHECK: dgemm.promote_cols
 // CHECK: dgemm.epilogue_store(%{{.+}}), %{{.+}}, %arg3[%{{.+}}, %{{.+}}, %{{.+}}] tid
 // CHECK-SAME: f32, reduce_add
 func.func @k_grouped(%a: memref<?xf8E4M3FN>, %sa: memref<?x512xf32>, %b: memref<?xf8E4M3FN>,

@@ -296,23 +296,6 @@ private:
     return l.kGrouped() ? groupInt(group, 0) : k.c32(l.kBlocks);
   }
 
-  /// Whether the tile's K blocks run in pairs only: a k-grouped tile in
-  /// pairs with an odd K-block count gets one more, all zeros (padPairs).
-  bool kgPaddedPairs() const { return l.kGrouped() && l.kUnroll == 2; }
-  /// K blocks the roles run through for a tile: tileKBlocks, rounded up to
-  /// even for kgPaddedPairs. The extra block loads A_g's and B_g's boxes
-  /// one block past k_g, wholly out of bounds, so TMA fills both with
-  /// zeros (and still counts the full boxes); its scales are the group's
-  /// last block's (finite where the group's are), so the pair adds exactly
-  /// zero to the totals. The consumers' pair loop is then the only K loop:
-  /// with a single-block loop for the odd block after it, ptxas scheduled
-  /// the pair loop's promotion worse (4-5% on the H200 at one group of
-  /// 4096 x 7168 x 16128, docs/kernel.md).
-  Value tileKSteps(Value group) {
-    Value n = tileKBlocks(group);
-    return kgPaddedPairs() ? k.andi(k.add(n, k.c32(1)), k.c32(-2)) : n;
-  }
-
   /// The first K block of the tile's share (0 but for a split tail tile).
   Value tileKStart() { return kStart ? kStart : k.c32(0); }
 
@@ -774,10 +757,7 @@ private:
         mapA = tensorMap(kMapA);
         mapB = tensorMap(kMapB);
       }
-      // Its last K block, for the scales of kgPaddedPairs' zero block.
-      Value kLast = kgPaddedPairs() ? k.sub(tileKBlocks(group), k.c32(1))
-                                    : Value();
-      auto kLoop = scf::ForOp::create(b, loc, k.c32(0), tileKSteps(group),
+      auto kLoop = scf::ForOp::create(b, loc, k.c32(0), tileKBlocks(group),
                                       k.c32(1), ValueRange{it});
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(kLoop.getBody());
@@ -808,8 +788,7 @@ private:
       loadTile(stageBuffer(l.bOff, l.bStageBytes, s), mapB,
                at(k0, n0, l.grouped() && !l.kGrouped()), full, Value(),
                hintB);
-      Value kbScales =
-          k.add(kBase, kLast ? k.minu(kAbs, kLast) : kAbs);
+      Value kbScales = k.add(kBase, kAbs);
       loadTile(stageBuffer(l.sfaOff, l.sfaStageBytes, s), tensorMap(kMapSFA),
                at(m0, kbScales, l.masked()), full);
       if (l.perRowB) // 1x128 recipe: the tile's B scales of this K block
@@ -936,9 +915,7 @@ private:
         // fragments) before the first is promoted, so the tensor cores run
         // the second chain while the first is waited for and promoted. An
         // odd last block goes through the single-block loop below.
-        Value pairsEnd = kgPaddedPairs()
-                             ? tileKSteps(group)
-                             : k.andi(tileKBlocks(group), k.c32(-2));
+        Value pairsEnd = k.andi(tileKBlocks(group), k.c32(-2));
         inits = kBlockPairs(pairsEnd, inits, wg, r0, r1, lane, fragment,
                             sfbRows, oneBlock, threeBlocks, former);
         kFirst = pairsEnd;
@@ -1058,10 +1035,6 @@ private:
         }
         totals.assign(rounds.getResults().begin(), rounds.getResults().end());
         ringNext = k.add(base, nk);
-      } else if (kgPaddedPairs()) {
-        // Every K block went through the pair loop (tileKSteps).
-        totals.assign(inits.begin() + 1, inits.end());
-        ringNext = inits[0];
       } else {
         auto kLoop = scf::ForOp::create(b, loc, kFirst, tileKBlocks(group),
                                         k.c32(kStep), inits);
