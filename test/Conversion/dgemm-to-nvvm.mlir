@@ -297,9 +297,27 @@ llvm.func @promote_cols(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32
 
 // f32 epilogue, swizzled 32-column chunks, added into D: 8 column groups x
 // 2 rows of f32 pairs (8-byte stores), two 32-column boxes reduce-added.
+// A lane with an odd lane / 4 (its row within 8) stores group j ^ 2 where
+// the others store group j (free of bank conflicts per half-warp): its
+// piece index is XORed with 4 more, and the first store (group 0, row 0)
+// takes fields 8-9 (group 2) in those lanes, fields 0-1 in the others.
 // CHECK-LABEL: llvm.func @epilogue_f32_reduce
 // CHECK-NOT: llvm.fptrunc
-// CHECK-COUNT-16: llvm.store %{{.+}}, %{{.+}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK: %[[LR:.+]] = arith.divui %{{.+}}, %c4_i32 : i32
+// CHECK: %[[ODD:.+]] = arith.andi %[[LR]], %c1_i32 : i32
+// CHECK: %[[ODD4:.+]] = arith.muli %[[ODD]], %c4_i32 : i32
+// CHECK: %[[PROW:.+]] = arith.xori %[[LR]], %[[ODD4]] : i32
+// CHECK: %[[ISODD:.+]] = arith.cmpi ne, %[[ODD]], %c0_i32 : i32
+// CHECK: llvm.extractvalue %arg0[0]
+// CHECK: llvm.extractvalue %arg0[1]
+// CHECK: %[[G0:.+]] = llvm.insertelement %{{.+}}[%{{.+}} : i32] : vector<2xf32>
+// CHECK: llvm.extractvalue %arg0[8]
+// CHECK: llvm.extractvalue %arg0[9]
+// CHECK: %[[G2:.+]] = llvm.insertelement %{{.+}}[%{{.+}} : i32] : vector<2xf32>
+// CHECK: %[[V:.+]] = arith.select %[[ISODD]], %[[G2]], %[[G0]] : vector<2xf32>
+// CHECK: arith.xori %[[PROW]], %{{.+}} : i32
+// CHECK: llvm.store %[[V]], %{{.+}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK-COUNT-15: llvm.store %{{.+}}, %{{.+}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
 // CHECK: nvvm.fence.proxy
 // CHECK: nvvm.cp.async.bulk.tensor.reduce %arg2, %arg1, box[%arg3, %arg4] {redKind = #nvvm.tma_redux_kind<add>}
 // CHECK: %[[SRC1:.+]] = llvm.getelementptr %arg1[8192]

@@ -291,6 +291,24 @@ Value writeStaging(EpilogueStoreOp op, bool swizzled, bool f32,
                 rw, loc, arith::RemUIOp::create(rw, loc, col, c(4)), c(4))
                 .getResult()
           : arith::MulIOp::create(rw, loc, col, c(2)).getResult();
+  // f32, swizzled: a 64-bit store goes out as two half-warps of 16 lanes,
+  // rows laneRow 0-3 (4-7) of it. With every lane storing the same 8-column
+  // group j, the pieces (2j + col / 4) ^ laneRow of those rows are 4
+  // distinct 16-byte pieces, each written twice: a 4-way bank conflict
+  // (Nsight Compute: 4 wavefronts per store where 2 suffice). So a lane with
+  // an odd laneRow stores group j ^ 2 of its chunk where the others store
+  // group j (same chunk, every group once): its pieces are 4 further
+  // (laneRow ^ 4 in the XOR), and the 8 rows of a store then write 8
+  // distinct pieces of each half-warp's 128 bytes.
+  const bool swapGroups = swizzled && f32;
+  Value oddRow, pieceRow = laneRow;
+  if (swapGroups) {
+    oddRow = arith::AndIOp::create(rw, loc, laneRow, c(1));
+    pieceRow = arith::XOrIOp::create(
+        rw, loc, laneRow, arith::MulIOp::create(rw, loc, oddRow, c(4)));
+    oddRow = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ne, oddRow,
+                                   c(0));
+  }
   // Wave w's rows are waveRows * w further down (a multiple of 8, so the
   // swizzle pattern row % 8 is the same).
   auto offset = [&](Value row, int64_t j, int64_t w) -> Value {
@@ -299,7 +317,7 @@ Value writeStaging(EpilogueStoreOp op, bool swizzled, bool f32,
                                    c(8 * e * j + w * waveRows * bn * e));
     int64_t firstPiece = (j % groupsPerChunk) * 8 * e / 16;
     Value piece = arith::XOrIOp::create(
-        rw, loc, laneRow,
+        rw, loc, pieceRow,
         arith::AddIOp::create(rw, loc, colPiece, c(firstPiece)));
     Value inChunk = arith::AddIOp::create(
         rw, loc, arith::MulIOp::create(rw, loc, row, c(128)),
@@ -325,6 +343,10 @@ Value writeStaging(EpilogueStoreOp op, bool swizzled, bool f32,
       for (int64_t h = 0; h < 2; ++h) {
         Value packed = f32 ? f32Pair(rw, loc, totals, groupsPerPart, j, h)
                            : packedPair(rw, loc, totals, groupsPerPart, j, h);
+        if (swapGroups) // slot j: group j ^ 2 for the odd rows (above)
+          packed = arith::SelectOp::create(
+              rw, loc, oddRow,
+              f32Pair(rw, loc, totals, groupsPerPart, j ^ 2, h), packed);
         Value addr = LLVM::GEPOp::create(
             rw, loc, staging.getType(), i8, staging,
             ArrayRef<LLVM::GEPArg>{offset(h ? row1 : row0, j, w)});
