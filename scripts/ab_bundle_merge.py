@@ -8,11 +8,10 @@ new one where a tool writes none) given ab_variant, ab_round and ab_note.
   python3 scripts/ab_bundle_merge.py DIR OUT.jsonl --note "base: ...; new: ..."
 """
 import argparse
-import glob
 import json
-import os
-import re
 import sys
+
+from ab_bundle_summary import run_files
 
 
 def main(argv=None):
@@ -21,16 +20,13 @@ def main(argv=None):
     ap.add_argument("out")
     ap.add_argument("--note", required=True)
     args = ap.parse_args(argv)
-    files = []
-    for path in glob.glob(os.path.join(args.dir, "*-*.jsonl")):
-        m = re.fullmatch(r"([A-Za-z0-9_]+)-(\d+)\.jsonl", os.path.basename(path))
-        if m:
-            files.append((m.group(1) != "base", m.group(1), int(m.group(2)), path))
+    # base first, then the other variants by name, each by round.
+    files = sorted(run_files(args.dir), key=lambda f: (f[0] != "base", f[0], f[1]))
     if not files:
         print("ab_bundle_merge: no <variant>-<round>.jsonl in %s" % args.dir, file=sys.stderr)
         return 1
     with open(args.out, "w") as out:
-        for _, variant, rnd, path in sorted(files):
+        for variant, rnd, path in files:
             records = [json.loads(line) for line in open(path) if line.strip()]
             tag = dict(ab_variant=variant, ab_round=rnd, ab_note=args.note)
             if records and records[0].get("kind") == "meta":

@@ -24,17 +24,25 @@ def _key(r):
     return (r.get("kind"), r.get("m"), r.get("n"), r.get("k"), r.get("groups"))
 
 
-def load(directory):
-    runs = {}
+def run_files(directory):
+    """(variant, round, path) of each <variant>-<round>.jsonl in directory,
+    sorted by path."""
+    files = []
     for path in sorted(glob.glob(os.path.join(directory, "*-*.jsonl"))):
         m = re.fullmatch(r"([A-Za-z0-9_]+)-(\d+)\.jsonl", os.path.basename(path))
-        if not m:
-            continue
+        if m:
+            files.append((m.group(1), int(m.group(2)), path))
+    return files
+
+
+def load(directory):
+    runs = {}
+    for variant, _, path in run_files(directory):
         with open(path) as f:
             for line in f:
                 r = json.loads(line)
                 if (r.get("dgemm") or {}).get("tflops"):
-                    runs.setdefault(_key(r), {}).setdefault(m.group(1), []).append(r)
+                    runs.setdefault(_key(r), {}).setdefault(variant, []).append(r)
     return runs
 
 

@@ -9,7 +9,7 @@
 # warp-state and instruction sections of the one-group kernel and the
 # weight-gradient kernel (locked clocks, one launch each);
 # $OUT/ncu-source-kgrouped-g1.csv.xz: their warp-stall samples per SASS
-# instruction, bucketed by scripts/ncu_source_buckets.py; with FULL=1
+# instruction (scripts/device-kgrouped-source.sh); with FULL=1
 # $OUT/ncu-raw-kgrouped-g1.csv.xz: every metric of the full set. PROBE=0,
 # SECTIONS=0, SOURCE=0 leave out the first three.
 set -uo pipefail
@@ -31,13 +31,8 @@ if [ "${SECTIONS:-1}" = 1 ]; then
   grep -vE "^==PROF==|^ *-+ *$" "$OUT/ncu-kgrouped-g1.txt" | grep -E "dgemm_|Duration|Cycles|Throughput|Hit Rate|Stall|Issued|Eligible|Active Warps|Executed Ipc|Busy|Bytes|Registers|Grid Size" | head -120
 fi
 if [ "${SOURCE:-1}" = 1 ]; then
-  src="$OUT/ncu-source-kgrouped-g1.csv"
-  timeout 240 ncu --section SourceCounters --section WarpStateStats \
-    --page source --print-source sass --csv -k "$KERNELS" -c 2 \
-    python3 "$root/bench/probe_kgrouped.py" "$SHAPE" --once > "$src" 2>&1
-  echo "ncu source rc=$?"
-  python3 "$root/scripts/ncu_source_buckets.py" "$src" --top 15 --buckets 12
-  xz -f "$src"
+  SHAPE="$SHAPE" KERNELS="$KERNELS" COUNT=2 NAME=-g1 TOP=15 BUCKETS=12 \
+    bash "$root/scripts/device-kgrouped-source.sh"
 fi
 # Every metric of Nsight Compute's full set for the two kernels (raw page,
 # CSV), to compare them metric by metric.

@@ -303,11 +303,11 @@ Value writeStaging(EpilogueStoreOp op, bool swizzled, bool f32,
   const bool swapGroups = swizzled && f32;
   Value oddRow, pieceRow = laneRow;
   if (swapGroups) {
-    oddRow = arith::AndIOp::create(rw, loc, laneRow, c(1));
+    Value odd = arith::AndIOp::create(rw, loc, laneRow, c(1));
     pieceRow = arith::XOrIOp::create(
-        rw, loc, laneRow, arith::MulIOp::create(rw, loc, oddRow, c(4)));
-    oddRow = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ne, oddRow,
-                                   c(0));
+        rw, loc, laneRow, arith::MulIOp::create(rw, loc, odd, c(4)));
+    oddRow =
+        arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ne, odd, c(0));
   }
   // Wave w's rows are waveRows * w further down (a multiple of 8, so the
   // swizzle pattern row % 8 is the same).
