@@ -280,9 +280,10 @@ class Case:
         out["ok"] = bool(out["ok"] and out["untouched_written"] == 0)
         return out
 
-    def graph_replay(self):
+    def graph_replay(self, extra=()):
         """Masked only: capture one call in a CUDA graph, replay it with new
-        masked_m values, check each replay."""
+        masked_m values (three drawn at random, then each list of `extra`),
+        check each replay."""
         torch = self.torch
         self.call()  # compile outside the capture
         torch.cuda.synchronize()
@@ -296,8 +297,8 @@ class Case:
         results = []
         rng = random.Random(7)
         original = list(self.sizes)
-        for _ in range(3):
-            new = [rng.randint(0, self.m_max) for _ in range(self.g)]
+        news = [[rng.randint(0, self.m_max) for _ in range(self.g)] for _ in range(3)]
+        for new in news + [list(x) for x in extra]:
             self.sizes = new
             self.masked_m.copy_(torch.tensor(new, dtype=torch.int32))
             self.d.fill_(float("nan"))
@@ -407,7 +408,7 @@ def main(argv=None):
     timer = None if args.sanitize else RB.Timer(torch, args.iters, args.warmup)
     start = time.monotonic()
     failed = 0
-    graph_done = False
+    graph_done = graph_past_done = False
     for i, (shape, sizes, skip) in enumerate(cases):
         if args.time_budget and time.monotonic() - start > args.time_budget:
             emit(dict(type="summary", stopped="time budget", done=i))
@@ -424,10 +425,21 @@ def main(argv=None):
                 # The offsets form of the same segments must give the same D.
                 rec["offsets_match"] = case.offsets_match()
                 rec["ok"] = rec["ok"] and rec["offsets_match"] is not False
-            if case.layout == "masked" and not graph_done and not args.sanitize:
-                rec["graph_replay"] = case.graph_replay()
-                rec["ok"] = rec["ok"] and rec["graph_replay"]["ok"]
-                graph_done = True
+            # Replayed graphs: the first masked case, and the first with
+            # several groups and rows past the expected count, whose kernel
+            # may hold two tile shapes (KernelConfig::altBlockM) and picks
+            # one per launch from masked_m: its replays include every group
+            # at the expected rows and every group at M_max, so that both
+            # shapes run from one captured launch.
+            if case.layout == "masked" and not args.sanitize:
+                past = case.g >= 2 and case.m_max > case.expected_m
+                if not graph_done or (past and not graph_past_done):
+                    extra = ([[case.expected_m] * case.g, [case.m_max] * case.g]
+                             if past else [])
+                    rec["graph_replay"] = case.graph_replay(extra)
+                    rec["ok"] = rec["ok"] and rec["graph_replay"]["ok"]
+                    graph_done = True
+                    graph_past_done = graph_past_done or past
             if timer is not None and rec.get("kind") != "random":
                 rec.update(time_case(torch, dgemm, case, timer, args))
             del case

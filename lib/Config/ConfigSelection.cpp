@@ -291,7 +291,21 @@ bool KernelConfig::operator==(const KernelConfig &o) const {
   return blockM == o.blockM && blockN == o.blockN && stages == o.stages &&
          clusterSize == o.clusterSize && multicast == o.multicast &&
          mathWarpgroups == o.mathWarpgroups && swizzleGroup == o.swizzleGroup &&
-         numSMs == o.numSMs && streamB == o.streamB;
+         numSMs == o.numSMs && streamB == o.streamB &&
+         altBlockM == o.altBlockM && altBlockN == o.altBlockN &&
+         altStages == o.altStages;
+}
+
+KernelConfig KernelConfig::alt() const {
+  KernelConfig a = *this;
+  a.blockM = altBlockM;
+  a.blockN = altBlockN;
+  a.stages = altStages;
+  a.clusterSize = 1;
+  a.multicast = Multicast::None;
+  a.streamB = false;
+  a.altBlockM = a.altBlockN = a.altStages = 0;
+  return a;
 }
 
 const char *dgemm::toString(Multicast m) {
@@ -377,6 +391,16 @@ int64_t dgemm::fixedSmemBytes(int64_t blockM, int64_t blockN,
          groupCounts;
 }
 
+int64_t dgemm::tileRoundCost(int64_t blockM, int64_t blockN,
+                             const ProblemDesc &p) {
+  int64_t warpgroups = std::max<int64_t>(mathWarpgroupsFor(blockM), 1);
+  int64_t fixedCost = pairedWeightGradientTile(blockM, blockN, warpgroups, p)
+                          ? kTileFixedCost / 2
+                          : kTileFixedCost;
+  return fixedCost + kRowWaveCost * (rowWaves(blockM) - 1) +
+         tileComputeCost(blockM, blockN) + tileLoadCost(blockM, blockN);
+}
+
 int64_t dgemm::countTiles(const KernelConfig &c, const ProblemDesc &p) {
   if (c.blockM < 1 || c.blockN < 1)
     return 0;
@@ -384,8 +408,12 @@ int64_t dgemm::countTiles(const KernelConfig &c, const ProblemDesc &p) {
 }
 
 int64_t dgemm::smemBytes(const KernelConfig &c, const ProblemDesc &p) {
-  return addSat(mulSat(c.stages, stageBytes(c.blockM, c.blockN, p)),
-                fixedSmemBytes(c.blockM, c.blockN, p));
+  int64_t bytes = addSat(mulSat(c.stages, stageBytes(c.blockM, c.blockN, p)),
+                         fixedSmemBytes(c.blockM, c.blockN, p));
+  // Two tile shapes share the dynamic shared memory: one runs.
+  if (c.hasAlt())
+    bytes = std::max(bytes, smemBytes(c.alt(), p));
+  return bytes;
 }
 
 std::string dgemm::checkProblem(const ProblemDesc &p) {
@@ -489,6 +517,25 @@ std::string dgemm::checkConfig(const KernelConfig &c, const ProblemDesc &p,
            " is not a multiple of cluster_size = " + str(c.clusterSize);
   if (c.swizzleGroup < 1)
     return "swizzle_group = " + str(c.swizzleGroup) + " must be at least 1";
+  if (c.altBlockM != 0 || c.altBlockN != 0 || c.altStages != 0) {
+    if (p.kind != GemmKind::GroupedMasked)
+      return std::string("a second tile shape (alt_block_m) is only "
+                         "supported for the masked layout, not the ") +
+             kindName(p.kind) + (p.kind == GemmKind::Normal ? " GEMM" : " layout");
+    if (c.clusterSize != 1)
+      return "a second tile shape (alt_block_m) needs cluster_size = 1, got " +
+             str(c.clusterSize);
+    if (c.altBlockM >= c.blockM ||
+        mathWarpgroupsFor(c.altBlockM) != c.mathWarpgroups)
+      return "alt_block_m = " + str(c.altBlockM) +
+             " must be below block_m = " + str(c.blockM) +
+             " with the same math warpgroups (" + str(c.mathWarpgroups) + ")";
+    std::string why = checkConfig(c.alt(), p, t);
+    if (!why.empty())
+      return "the second tile shape (alt_block_m = " + str(c.altBlockM) +
+             ", alt_block_n = " + str(c.altBlockN) +
+             ", alt_stages = " + str(c.altStages) + "): " + why;
+  }
   return "";
 }
 
@@ -544,14 +591,7 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t,
         continue;
       c.tiles = numTiles(blockM, blockN, p);
       c.waves = ceilDiv(c.tiles, targetSMs);
-      int64_t fixedCost =
-          pairedWeightGradientTile(blockM, blockN, warpgroups, p)
-              ? kTileFixedCost / 2
-              : kTileFixedCost;
-      c.cost = mulSat(c.waves, fixedCost +
-                                   kRowWaveCost * (rowWaves(blockM) - 1) +
-                                   tileComputeCost(blockM, blockN) +
-                                   tileLoadCost(blockM, blockN));
+      c.cost = mulSat(c.waves, tileRoundCost(blockM, blockN, p));
       if (!found || better(c, best)) {
         best = c;
         found = true;
@@ -606,6 +646,27 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t,
     if (config.multicast == Multicast::A && config.swizzleGroup % 2 != 0 &&
         config.swizzleGroup > 1)
       config.swizzleGroup -= 1;
+  }
+
+  // Masked layout, several groups, 256-row tiles: a group with more rows
+  // than expected takes a second, nearly empty block of 256 rows (4 groups
+  // drawn as [224, 183, 308, 265] at N = 7168: 336 tiles, 3 rounds, where
+  // 4 x 256 rows take 224, 2 rounds). The kernel then also holds the best
+  // 128-row shape (128x192 there: 380 tiles, 3 rounds of a cheaper tile)
+  // and picks one on the device from masked_m; both run on every SM.
+  if (o.allowAltTile && p.kind == GemmKind::GroupedMasked && p.groups >= 2 &&
+      config.blockM == 256 && config.clusterSize == 1) {
+    SelectOptions narrow = o;
+    narrow.maxBlockM = 128;
+    narrow.allowMulticast = false;
+    narrow.allowAltTile = false;
+    KernelConfig alt = selectConfig(p, t, narrow);
+    if (alt.blockM == 128 && alt.mathWarpgroups == config.mathWarpgroups) {
+      config.altBlockM = alt.blockM;
+      config.altBlockN = alt.blockN;
+      config.altStages = alt.stages;
+      config.numSMs = targetSMs;
+    }
   }
   return config;
 }

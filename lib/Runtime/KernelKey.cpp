@@ -46,7 +46,12 @@ std::string dgemm::runtime::formatConfigAttr(const KernelConfig &c) {
          ", math_warpgroups = " + str(c.mathWarpgroups) +
          ", swizzle_group = " + str(c.swizzleGroup) +
          ", num_sms = " + str(c.numSMs) +
-         (c.streamB ? ", stream_b = true" : "") + ">";
+         (c.streamB ? ", stream_b = true" : "") +
+         (c.hasAlt() ? ", alt_block_m = " + str(c.altBlockM) +
+                           ", alt_block_n = " + str(c.altBlockN) +
+                           ", alt_stages = " + str(c.altStages)
+                     : "") +
+         ">";
 }
 
 std::string GemmKernelKey::text() const {

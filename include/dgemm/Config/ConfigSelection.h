@@ -66,7 +66,20 @@ struct KernelConfig {
   /// B is read once (each B tile by one M block: m <= blockM, per group for
   /// the masked layout): its TMA loads are marked evict_first in L2.
   bool streamB = false;
+  /// Masked layout only (0: none): a second tile shape, block M altBlockM
+  /// (< blockM, the same math warpgroups, one CTA per cluster) by altBlockN
+  /// with altStages stages, built into the same kernel. On the device the
+  /// kernel counts both shapes' tiles from masked_m and runs the one whose
+  /// rounds of tiles cost less (tileRoundCost), so that groups of more rows
+  /// than expected do not each add a nearly empty block of blockM rows
+  /// (docs/config-selection.md, "Two tile shapes").
+  int64_t altBlockM = 0;
+  int64_t altBlockN = 0;
+  int64_t altStages = 0;
 
+  bool hasAlt() const { return altBlockM != 0; }
+  /// The alternative tile shape as a config of its own (cluster 1).
+  KernelConfig alt() const;
   bool operator==(const KernelConfig &o) const;
 };
 
@@ -120,6 +133,13 @@ std::string checkConfig(const KernelConfig &c, const ProblemDesc &p,
 /// otherwise what is wrong with it (M < 1, N not a multiple of 8, ...).
 std::string checkProblem(const ProblemDesc &p);
 
+/// The cost model's time of one round of tiles (one per CTA) of block M x
+/// block N for problem `p`, in its units (1/4096 clock per K element): a
+/// tile's fixed cost, further row waves, tensor cores and operand loads.
+/// A masked kernel with two tile shapes compares ceil(tiles / CTAs) times
+/// this for both on the device.
+int64_t tileRoundCost(int64_t blockM, int64_t blockN, const ProblemDesc &p);
+
 /// Output tiles of the whole launch for a config's block sizes.
 int64_t countTiles(const KernelConfig &c, const ProblemDesc &p);
 
@@ -139,6 +159,8 @@ struct SelectOptions {
   bool allowMulticast = true;
   bool allowMulticastB = true;
   int64_t maxBlockM = 256;
+  /// A second tile shape for the masked layout (KernelConfig::altBlockM).
+  bool allowAltTile = true;
 };
 
 /// The capabilities of the current Hopper lowering.

@@ -111,9 +111,13 @@ namespace {
 /// Builds the body of one GEMM kernel.
 class GemmKernelBuilder {
 public:
+  /// `altShape`: this body is the second tile shape's (its maps are the
+  /// kAltMap* parameters).
   GemmKernelBuilder(OpBuilder &b, Location loc, const KernelLayout &l,
-                    LLVM::LLVMFuncOp fn, StringRef smemSymbol)
-      : k(b, loc), b(b), loc(loc), l(l), fn(fn), smemSymbol(smemSymbol) {}
+                    LLVM::LLVMFuncOp fn, StringRef smemSymbol,
+                    bool altShape = false)
+      : k(b, loc), b(b), loc(loc), l(l), fn(fn), smemSymbol(smemSymbol),
+        altShape(altShape) {}
 
   void build() {
     smem = LLVM::AddressOfOp::create(b, loc, k.ptr3, smemSymbol);
@@ -207,7 +211,9 @@ private:
     NVVM::MBarrierTryWaitParityOp::create(b, loc, barrier, parity,
                                           k.c32(0x989680));
   }
-  Value tensorMap(GemmKernelParam p) { return fn.getArgument(p); }
+  Value tensorMap(GemmKernelParam p) {
+    return fn.getArgument(altShape ? kAltMapA + (p - kMapA) : p);
+  }
   /// The map of B's scales (1x128 recipe).
   Value sfbMap() {
     return fn.getArgument(l.kGrouped() ? kKgMapSFB : kSFBPtr);
@@ -1476,6 +1482,7 @@ private:
   const KernelLayout &l;
   LLVM::LLVMFuncOp fn;
   StringRef smemSymbol;
+  bool altShape;
   Value smem, tid, numMBlocks, tiles, firstTile, tileStep;
   Value rank; // CTA rank in the cluster (cluster > 1 only)
   // Tail split: tiles outside the last wave, tail tiles, whether this CTA's
@@ -1488,10 +1495,64 @@ private:
 };
 } // namespace
 
+/// Masked kernel with two tile shapes: whether the second one (`alt`) runs,
+/// the same answer in every thread of the grid. Each shape's tiles are
+/// sum_g ceil(rows_g / block M) * N blocks with rows_g = min(max(masked_m[g],
+/// 0), M_max); its cost is ceil(tiles / CTAs) rounds of its tile
+/// (::dgemm::tileRoundCost); the second shape runs when it costs less.
+static Value takesAltShape(KernelIR &k, OpBuilder &b, Location loc,
+                           LLVM::LLVMFuncOp fn, const KernelLayout &l,
+                           const KernelLayout &alt) {
+  ::dgemm::ProblemDesc p;
+  p.kind = l.kind;
+  p.n = l.n;
+  p.k = l.k;
+  p.groups = l.groups;
+  int64_t costL = ::dgemm::tileRoundCost(l.blockM, l.blockN, p);
+  int64_t costAlt = ::dgemm::tileRoundCost(alt.blockM, alt.blockN, p);
+  Value mMax = fn.getArgument(kM);
+  auto loop = scf::ForOp::create(b, loc, k.c32(0), k.c32(l.groups), k.c32(1),
+                                 ValueRange{k.c32(0), k.c32(0)});
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value rows = LLVM::LoadOp::create(
+        b, loc, k.i32,
+        k.elementAt(fn.getArgument(kGroups), loop.getInductionVar(), 4));
+    rows = arith::MaxSIOp::create(b, loc, rows, k.c32(0));
+    rows = arith::MinSIOp::create(b, loc, rows, mMax);
+    Value blocksL = k.add(loop.getRegionIterArgs()[0],
+                          k.ceilDiv(rows, l.blockM));
+    Value blocksAlt = k.add(loop.getRegionIterArgs()[1],
+                            k.ceilDiv(rows, alt.blockM));
+    scf::YieldOp::create(b, loc, ValueRange{blocksL, blocksAlt});
+  }
+  // In 64 bits: blocks * N blocks * cost may pass 2^31.
+  Value ctas = arith::ExtUIOp::create(b, loc, k.i64, k.numCtas());
+  auto cost = [&](Value mBlocks, int64_t nBlocks, int64_t tileCost) {
+    Value tiles = arith::MulIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, k.i64, mBlocks),
+        arith::ConstantIntOp::create(b, loc, k.i64, nBlocks));
+    Value rounds = arith::DivUIOp::create(
+        b, loc,
+        arith::AddIOp::create(
+            b, loc, tiles,
+            arith::SubIOp::create(
+                b, loc, ctas, arith::ConstantIntOp::create(b, loc, k.i64, 1))),
+        ctas);
+    return arith::MulIOp::create(
+        b, loc, rounds, arith::ConstantIntOp::create(b, loc, k.i64, tileCost));
+  };
+  Value c0 = cost(loop.getResult(0), l.nBlocks, costL);
+  Value c1 = cost(loop.getResult(1), alt.nBlocks, costAlt);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c1, c0);
+}
+
 LLVM::LLVMFuncOp mlir::dgemm::buildGemmKernel(OpBuilder &b, Location loc,
                                               StringRef name,
                                               const KernelLayout &l,
-                                              StringRef smemSymbol) {
+                                              StringRef smemSymbol,
+                                              const KernelLayout *alt) {
   MLIRContext *ctx = b.getContext();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
   auto ptr1 = LLVM::LLVMPointerType::get(ctx, 1);
@@ -1515,6 +1576,11 @@ LLVM::LLVMFuncOp mlir::dgemm::buildGemmKernel(OpBuilder &b, Location loc,
       params.push_back(ptr1); // D's address
     for (GemmKernelParam p : {kMapA, kMapSFA, kMapB, kMapD})
       byValue.push_back({p, 128});
+    if (alt)
+      for (GemmKernelParam p : {kAltMapA, kAltMapSFA, kAltMapB, kAltMapD}) {
+        params.push_back(ptr);
+        byValue.push_back({p, 128});
+      }
     if (l.perRowB)
       byValue.push_back({kSFBPtr, 128});
   }
@@ -1534,10 +1600,26 @@ LLVM::LLVMFuncOp mlir::dgemm::buildGemmKernel(OpBuilder &b, Location loc,
               b.getDenseI32ArrayAttr({(int32_t)l.threads, 1, 1}));
   // With maxntid, minctasm = 1 makes ptxas honour setmaxnreg.
   fn->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
-  fn->setAttr("dgemm.launch", buildGemmLaunchContract(ctx, l));
+  fn->setAttr("dgemm.launch", buildGemmLaunchContract(ctx, l, alt));
 
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(fn.addEntryBlock(b));
+  Block *entry = fn.addEntryBlock(b);
+  if (!alt) {
+    b.setInsertionPointToStart(entry);
+    GemmKernelBuilder(b, loc, l, fn, smemSymbol).build();
+    return fn;
+  }
+  // Two tile shapes: the entry block picks one, each block below is the
+  // whole kernel of its shape (ring, roles, epilogue, return).
+  Block *mainBody = b.createBlock(&fn.getBody(), fn.getBody().end());
+  Block *altBody = b.createBlock(&fn.getBody(), fn.getBody().end());
+  b.setInsertionPointToStart(entry);
+  KernelIR k(b, loc);
+  Value useAlt = takesAltShape(k, b, loc, fn, l, *alt);
+  LLVM::CondBrOp::create(b, loc, useAlt, altBody, mainBody);
+  b.setInsertionPointToStart(mainBody);
   GemmKernelBuilder(b, loc, l, fn, smemSymbol).build();
+  b.setInsertionPointToStart(altBody);
+  GemmKernelBuilder(b, loc, *alt, fn, smemSymbol, /*altShape=*/true).build();
   return fn;
 }

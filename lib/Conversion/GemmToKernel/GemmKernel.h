@@ -23,6 +23,8 @@ namespace mlir::dgemm {
 /// kM is M (normal), M_sum (contiguous) or M_max (masked); kGroups, grouped
 /// layouts only, is the address of m_indices (contiguous) or masked_m;
 /// kDPtr, masked only, is D's address (partial tiles are stored by row).
+/// A masked kernel with a second tile shape (KernelConfig::altBlockM) takes
+/// that shape's maps of A, A's scales, B and D after them (kAltMapA..).
 enum GemmKernelParam {
   kMapA = 0,
   kMapSFA,
@@ -31,7 +33,11 @@ enum GemmKernelParam {
   kSFBPtr,
   kM,
   kGroups,
-  kDPtr
+  kDPtr,
+  kAltMapA,
+  kAltMapSFA,
+  kAltMapB,
+  kAltMapD
 };
 
 /// Parameters of the k-grouped kernel (dgemm.k_grouped_gemm), in order:
@@ -52,13 +58,18 @@ enum KGroupedKernelParam {
 };
 
 /// Builds the kernel at the builder's insertion point (inside a gpu.module
-/// that holds the dynamic shared memory global `smemSymbol`).
+/// that holds the dynamic shared memory global `smemSymbol`). With `alt`
+/// (masked layout: a second tile shape, same threads and cluster 1) the
+/// entry block counts both shapes' tiles from masked_m and branches to the
+/// body of the one whose rounds cost less (ceil(tiles / CTAs) times
+/// `::dgemm::tileRoundCost`); each body is the kernel of its layout.
 LLVM::LLVMFuncOp buildGemmKernel(OpBuilder &b, Location loc, StringRef name,
-                                 const KernelLayout &l, StringRef smemSymbol);
+                                 const KernelLayout &l, StringRef smemSymbol,
+                                 const KernelLayout *alt = nullptr);
 
 /// The launch contract (docs/launch-contract.md) of that kernel.
-DictionaryAttr buildGemmLaunchContract(MLIRContext *ctx,
-                                       const KernelLayout &l);
+DictionaryAttr buildGemmLaunchContract(MLIRContext *ctx, const KernelLayout &l,
+                                       const KernelLayout *alt = nullptr);
 
 } // namespace mlir::dgemm
 

@@ -79,48 +79,64 @@ static DictionaryAttr buildKGroupedContract(ContractBuilder &c,
        c.i64("layout", 4), c.i64("groups", l.groups)});
 }
 
-DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
-                                                    const KernelLayout &l) {
-  ContractBuilder c{ctx};
-  Builder &b = c.b;
-  if (l.kGrouped())
-    return buildKGroupedContract(c, l);
-  SmallVector<Attribute> params(l.masked() ? 8 : l.grouped() ? 7 : 6);
+/// The maps of A, A's scales, B and D of a kernel of layout `l`, into
+/// maps[kMapA..kMapD].
+static void buildOperandMaps(ContractBuilder &c, const KernelLayout &l,
+                             MutableArrayRef<Attribute> maps) {
   // Operands in op order: A, A scales, B, B scales, [groups,] D.
   const int64_t dOperand = l.grouped() || l.accumulate ? 5 : 4;
   if (l.masked()) {
     // A [G, M_max, K] and its scales [G, M_max, K/128] (MN-major per
     // group): 3-D maps, so a box never crosses into the next group's rows.
-    params[kMapA] =
+    maps[kMapA] =
         c.tensorMap(0, {2, 1, 0}, {128, l.blockM / l.mcast, 1}, 128, "u8");
-    params[kMapSFA] = c.tensorMap(1, {1, 2, 0}, {l.blockM, 1, 1}, 0, "f32");
+    maps[kMapSFA] = c.tensorMap(1, {1, 2, 0}, {l.blockM, 1, 1}, 0, "f32");
   } else {
     // With A multicast, each CTA of the pair loads half of the tile's rows.
-    params[kMapA] =
-        c.tensorMap(0, {1, 0}, {128, l.blockM / l.mcast}, 128, "u8");
-    params[kMapSFA] = c.tensorMap(1, {0, 1}, {l.blockM, 1}, 0, "f32");
+    maps[kMapA] = c.tensorMap(0, {1, 0}, {128, l.blockM / l.mcast}, 128, "u8");
+    maps[kMapSFA] = c.tensorMap(1, {0, 1}, {l.blockM, 1}, 0, "f32");
   }
   // B [N, K], or [G, N, K] with the group outermost.
-  params[kMapB] = l.grouped()
-                      ? c.tensorMap(2, {2, 1, 0}, {128, l.blockN, 1}, 128, "u8")
-                      : c.tensorMap(2, {1, 0}, {128, l.blockN}, 128, "u8");
+  maps[kMapB] = l.grouped()
+                    ? c.tensorMap(2, {2, 1, 0}, {128, l.blockN, 1}, 128, "u8")
+                    : c.tensorMap(2, {1, 0}, {128, l.blockN}, 128, "u8");
   // D: one box per tile, or 64-column boxes with 128-byte swizzle; masked:
-  // D [G, M_max, N] through a 3-D map, and its address for the tiles that
-  // cross masked_m (row-predicated stores).
-  auto ptr = [&](int64_t operand) {
-    return b.getDictionaryAttr({b.getNamedAttr("kind", b.getStringAttr("ptr")),
-                                c.i64("operand", operand)});
-  };
+  // D [G, M_max, N] through a 3-D map.
   // Swizzled boxes are 128 bytes wide: 64 bf16 or 32 f32 columns.
   int64_t boxN = l.dSwizzle ? 128 / l.outBytes() : l.blockN,
           swizzleD = l.dSwizzle ? 128 : 0;
   StringRef dType = l.f32Out ? "f32" : "bf16";
-  params[kMapD] =
+  maps[kMapD] =
       l.masked()
           ? c.tensorMap(dOperand, {2, 1, 0}, {boxN, l.blockM, 1}, swizzleD,
                         dType)
           : c.tensorMap(dOperand, {1, 0}, {boxN, l.dBoxRows()}, swizzleD,
                         dType);
+}
+
+DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
+                                                    const KernelLayout &l,
+                                                    const KernelLayout *alt) {
+  ContractBuilder c{ctx};
+  Builder &b = c.b;
+  if (l.kGrouped())
+    return buildKGroupedContract(c, l);
+  SmallVector<Attribute> params(alt ? kAltMapD + 1
+                                : l.masked() ? 8
+                                : l.grouped() ? 7
+                                              : 6);
+  buildOperandMaps(c, l, params);
+  // The second tile shape's maps (masked), after the others.
+  if (alt)
+    buildOperandMaps(c, *alt, MutableArrayRef<Attribute>(params).drop_front(
+                                  kAltMapA));
+  const int64_t dOperand = l.grouped() || l.accumulate ? 5 : 4;
+  // Masked: D's address for the tiles that cross masked_m (row-predicated
+  // stores).
+  auto ptr = [&](int64_t operand) {
+    return b.getDictionaryAttr({b.getNamedAttr("kind", b.getStringAttr("ptr")),
+                                c.i64("operand", operand)});
+  };
   if (l.masked())
     params[kDPtr] = ptr(dOperand);
   // B scales: [N, K/128] MN-major through a map, a box of BN columns per K
@@ -133,9 +149,10 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
     params[kGroups] = ptr(4);
   SmallVector<NamedAttribute> fields = {
       c.i64("block", l.threads), c.i64("cluster", l.cluster),
-      c.i64("dynamic_smem", l.smemBytes), c.i64("max_ctas", l.maxCtas),
-      c.i64("block_m", l.blockM), c.i64("block_n", l.blockN),
-      c.i64("n", l.n), c.i64("k", l.k),
+      c.i64("dynamic_smem",
+            alt ? std::max(l.smemBytes, alt->smemBytes) : l.smemBytes),
+      c.i64("max_ctas", l.maxCtas), c.i64("block_m", l.blockM),
+      c.i64("block_n", l.blockN), c.i64("n", l.n), c.i64("k", l.k),
       b.getNamedAttr("params", b.getArrayAttr(params))};
   if (l.grouped()) {
     // 1 contiguous, 2 masked (docs/launch-contract.md); absent: normal.

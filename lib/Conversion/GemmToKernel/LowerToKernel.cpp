@@ -12,6 +12,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
+#include <optional>
+
 namespace mlir::dgemm {
 #define GEN_PASS_DEF_DGEMMLOWERTOKERNEL
 #include "dgemm/Conversion/Passes.h.inc"
@@ -180,6 +182,183 @@ namespace {
 struct LowerToKernelPass
     : public mlir::dgemm::impl::DGEMMLowerToKernelBase<LowerToKernelPass> {
   using Base::Base;
+  /// The layout of a kernel for `config`: KernelLayout::get, then what the
+  /// pass's options (and their 'auto' rules) decide.
+  KernelLayout layoutFor(const ::dgemm::KernelConfig &config,
+                         const ::dgemm::ProblemDesc &p, bool accumulate) {
+    KernelLayout layout = KernelLayout::get(config, p, wgmmaParts, accumulate);
+    // Two consumer warpgroups splitting the K blocks of a 64-row tile
+    // (registers: a fresh fragment and a total each, as with one, within
+    // 232 with 8 to spare: at block N 192 ptxas spilled 12 bytes in one
+    // of 276 configs tried, block M 64 with block N 16-192). Auto: narrow
+    // tiles (block N <= 56) with at least 56 K blocks, where one wgmma
+    // chain is latency-bound and the join is paid once per long tile:
+    // H200 A/B (bench/results/2026-12-02-3f11165-ab-k-split.log) +4.8% at
+    // 64x2112x7168 (64x16), +2.3% at 128x2112x7168 (64x32), +1.5% at
+    // 64x7168x16384 (64x56), -0.4% at 64x4096x7168 (64x32); with fewer K
+    // blocks or wider tiles 0-5% slower (64x32768x512 at 64x128: -4.7%).
+    bool kSplitWanted =
+        consumerKSplit == "on" ||
+        (consumerKSplit == "auto" && layout.blockN <= 56 &&
+         layout.kBlocks >= 56);
+    if (kSplitWanted && layout.kind == ::dgemm::GemmKind::Normal &&
+        !layout.f32Out && !layout.perRowB && layout.blockM == 64 &&
+        layout.consumers == 1 && layout.cluster == 1 &&
+        layout.stages % 2 == 0 && // each slot one warpgroup's
+        layout.blockN + 48 <= ::dgemm::consumerRegisterBudget(2)) {
+      layout.kSplit = true;
+      layout.consumers = 2;
+      layout.threads = 384;
+      layout.splitRegisters(); // (40, 232)
+    }
+    if (layout.perRowB && columnScaleRelease != "auto")
+      layout.lateRelease = columnScaleRelease == "late";
+    // (Turns are per K block: one row wave per consumer only.)
+    layout.pingpong = consumerOrder != "none" && layout.consumers == 2 &&
+                      layout.rowWaves == 1 && !layout.kSplit;
+    layout.handoff = layout.pingpong && consumerOrder == "handoff";
+    if (!layout.f32Out && epilogueSwizzle != "auto") {
+      layout.dSwizzle =
+          epilogueSwizzle == "on" && layout.blockN % 64 == 0 ? 128 : 0;
+      layout.splitRegisters();
+    }
+    // Tail split: normal GEMM, bf16 D, one CTA per tile otherwise, at
+    // least two K blocks; the launch becomes 2-CTA clusters. (With
+    // tiles <= CTAs / 2 every tile is split.) Its register pair comes
+    // from splitRegisters.
+    if (tailSplit == "on" && !layout.grouped() && !layout.kSplit &&
+        !layout.f32Out && !layout.perRowB && layout.cluster == 1 &&
+        layout.rowWaves == 1 &&
+        layout.kBlocks >= 2 && layout.maxCtas % 2 == 0 &&
+        // rank 1's partial sums fit in rank 0's A and B stages
+        128 * layout.consumers * layout.blockN * 2 <=
+            layout.sfaOff - layout.aOff) {
+      layout.tailSplit = true;
+      layout.cluster = 2;
+      layout.splitRegisters();
+    }
+    if (consumerRegisters && layout.consumers == 2) {
+      layout.consumerRegs = consumerRegisters;
+      layout.producerRegs = 504 - 2 * consumerRegisters;
+    }
+    layout.costWalk = layout.masked() && maskedWalk == "cost";
+    // Two K blocks per iteration: one row wave, one part, no turns
+    // between the consumers, no split tail, and what the problem allows
+    // (takesKBlockPairs: room for two fresh fragments and the total; the
+    // k-grouped GEMM's pairs at 128x128 ran 0.98-1.05x its 128x192
+    // kernels once its tile loop read the CTA index in place,
+    // GemmKernel.cpp). With 1x128 B scales each block's column scales are
+    // read at its promotion: the weight-gradient GEMM at 128x128 ran
+    // 12-24% faster than one block at a time
+    // (bench/results/2026-12-02-c900c1d+kunroll-ab-wgrad-kunroll.log).
+    if (kUnroll == 2 && !layout.kSplit && layout.rowWaves == 1 &&
+        layout.nParts == 1 && !layout.pingpong && !layout.tailSplit &&
+        ::dgemm::takesKBlockPairs(layout.blockN, layout.consumerRegs))
+      layout.kUnroll = 2;
+    // Stage-unrolled K loop: one K block per iteration, no K split, no
+    // split tail (its share of K starts mid-tile). Auto: with at least 8
+    // K blocks, bf16 output and block-scaled B (the weight gradients'
+    // 128x192 kernels measured 2-7% slower with it, 0.6-5% with the
+    // uniform index alone: bench/results/2026-12-02-8b638f6-ab-lower-
+    // wgrad-stage-unroll.log), together with the warpgroup
+    // index through lane 0. Measured on the H200 (bench/results/
+    // 2026-12-02-d99f440-ab-lower-*-stage-unroll.log, each variant
+    // checked): 4096x7168x16384 1354 -> 1441 TFLOPS, 4096x4096x7168 1293
+    // -> 1377, 4096x7168x2048 1163 -> 1219, 128x192 tiles +0-1.5%,
+    // masked 256x128 -2..+3%, contiguous +0.5-1%; with 4 K blocks
+    // (4096x32768x512) 3% slower; stage-unrolled without the uniform
+    // warpgroup index 1-10% slower.
+    // Tiles of 192 columns or more keep the ring loop below 16 K blocks:
+    // their unrolled loops took ptxas 3-4x as long (287 against 91 ms at
+    // 64x24576x1536, 391 against 103 at 128x24576x1536; 639 and 518 ms
+    // cold on the H200, past the 500 ms goal) and ran within 0.3-0.7% of
+    // the ring loop there (bench/results/2026-12-03-2943ef7-ab-lower-
+    // 192col-stage-unroll-off.log; 4096x24576x1536 1219 against 1217).
+    bool unrollable = layout.kUnroll == 1 && !layout.kSplit &&
+                      !layout.tailSplit;
+    bool wideShortK = layout.blockN >= 192 && layout.kBlocks < 16;
+    bool autoUnroll = unrollable && layout.kBlocks >= 8 && !wideShortK &&
+                      !layout.perRowB && !layout.f32Out &&
+                      !layout.kGrouped();
+    layout.stageUnrolled =
+        unrollable && (stageUnroll == "on" ||
+                       (stageUnroll == "auto" && autoUnroll));
+    layout.uniformWarpgroup =
+        uniformWarpgroup == "on" ||
+        (uniformWarpgroup == "auto" && layout.stageUnrolled);
+    // Pinned descriptors: auto pins the A tile for the masked layout,
+    // whose stage-unrolled 256x128 kernels otherwise spilled inside the
+    // K loop (the hoisted descriptors of all slots did not fit the
+    // uniform registers beside the walk's state). Pinning both tiles
+    // ran 2-4% faster than none there on the H200 (bench/results/
+    // 2026-12-02-d99f440+auto-ab-lower-masked-pin.log) but kept 48
+    // R2UR per round; with A alone the round loop has none and 14% fewer
+    // instructions (SASS), and it ran 1-3% faster than both pinned, 2-7%
+    // faster than none (2026-12-02-8b638f6-ab-lower-masked-pina.log:
+    // G1 m1024 K2048 950 / 924 / 891 TFLOPS, G4 m256 K2048 875 / 859 /
+    // 845, G4 m256 K7168 1146 / 1126 / 1112).
+    // The normal kernels ran 2-3% slower with both pinned: hoisted.
+    bool autoPin = layout.masked();
+    layout.pinDescriptors =
+        layout.stageUnrolled &&
+        (pinDescriptors == "on" || pinDescriptors == "a" ||
+         (pinDescriptors == "auto" && autoPin));
+    layout.pinDescriptorsB =
+        layout.pinDescriptors && pinDescriptors == "on";
+    layout.pinOverride =
+        layout.stageUnrolled &&
+        (layout.pinDescriptors != autoPin || layout.pinDescriptorsB);
+    // Per-warpgroup epilogue: where each consumer warpgroup holds whole
+    // rows of the tile and no other path joins or orders the two at the
+    // epilogue. Auto: bf16 outputs. Measured on the H200 (a5c700e, one
+    // process, 3 rounds: bench/results/2026-12-03-a5c700e-ab-lower-
+    // epilogue-sync.log): 4096x24576x1536 1198 -> 1222 TFLOPS,
+    // 4096x32768x512 912 -> 924, the other four M = 4096 shapes within
+    // 0.2%; the weight-gradient GEMM's reduce-adds 0.94-1.01x (median
+    // 0.99) and the k-grouped 0.99-1.05x in a two-bundle run
+    // (2026-12-03-a5c700e-ab-bundle-epilogue-sync.jsonl), and for the
+    // k-grouped alone 0.96-1.01x over 5 rounds on 4dca804
+    // (-4dca804-ab-bundle-kgrouped-epilogue-sync.jsonl): not there.
+    // (rowWarpgroups() > 1: two consumers, not K split.)
+    bool warpgroupRows = layout.rowWaves == 1 && layout.rowWarpgroups() > 1 &&
+                         !layout.tailSplit && !layout.pingpong &&
+                         !layout.masked();
+    bool autoEpilogueWarpgroup = warpgroupRows && !layout.f32Out;
+    layout.epilogueWarpgroup =
+        warpgroupRows &&
+        (epilogueSync == "warpgroup" ||
+         (epilogueSync == "auto" && autoEpilogueWarpgroup));
+    layout.epilogueSyncOverride =
+        layout.epilogueWarpgroup != autoEpilogueWarpgroup;
+    // The kernel name says where an option overrode auto.
+    layout.stageUnrollOverride = layout.stageUnrolled != autoUnroll;
+    layout.uniformWarpgroupOverride =
+        layout.uniformWarpgroup != layout.stageUnrolled;
+    // "evict-first" -> "evict_first" (PTX's spelling); "none" -> "".
+    auto hint = [](StringRef option) {
+      return option == "none" ? std::string()
+                              : option.str().replace(5, 1, "_");
+    };
+    layout.l2HintA = hint(l2HintA);
+    // Staged partial-tile stores write 16-byte pieces of D's rows. Auto:
+    // not at block M 256 with row-major staging (block N not a multiple
+    // of 64: KernelLayout::dSwizzle), where ptxas
+    // spilled 4-20 bytes at the 232-register budget with it.
+    bool autoStaged = layout.rowWaves == 1 || layout.dSwizzle != 0;
+    layout.maskedStaged =
+        layout.masked() && layout.n % 8 == 0 &&
+        (maskedPartialStore == "staged" ||
+         (maskedPartialStore == "auto" && autoStaged));
+    // The kernel name says so where the option overrode auto.
+    layout.maskedStoreOverride =
+        layout.masked() && layout.n % 8 == 0 &&
+        layout.maskedStaged != autoStaged;
+    layout.l2HintB = l2HintB == "auto"
+                         ? std::string(config.streamB ? "evict_first" : "")
+                         : hint(l2HintB);
+    return layout;
+  }
+
   void runOnOperation() override {
     for (std::string why :
          {notOneOf("column-scale-release", columnScaleRelease,
@@ -256,182 +435,19 @@ struct LowerToKernelPass
       }
       ::dgemm::ProblemDesc p = gemm.getProblem(/*defaultM=*/1);
       auto normal = dyn_cast<GemmOp>(op);
-      KernelLayout layout = KernelLayout::get(
-          config, p, wgmmaParts,
-          /*accumulate=*/(normal && normal.getC()) || isa<KGroupedGemmOp>(op));
-      // Two consumer warpgroups splitting the K blocks of a 64-row tile
-      // (registers: a fresh fragment and a total each, as with one, within
-      // 232 with 8 to spare: at block N 192 ptxas spilled 12 bytes in one
-      // of 276 configs tried, block M 64 with block N 16-192). Auto: narrow
-      // tiles (block N <= 56) with at least 56 K blocks, where one wgmma
-      // chain is latency-bound and the join is paid once per long tile:
-      // H200 A/B (bench/results/2026-12-02-3f11165-ab-k-split.log) +4.8% at
-      // 64x2112x7168 (64x16), +2.3% at 128x2112x7168 (64x32), +1.5% at
-      // 64x7168x16384 (64x56), -0.4% at 64x4096x7168 (64x32); with fewer K
-      // blocks or wider tiles 0-5% slower (64x32768x512 at 64x128: -4.7%).
-      bool kSplitWanted =
-          consumerKSplit == "on" ||
-          (consumerKSplit == "auto" && layout.blockN <= 56 &&
-           layout.kBlocks >= 56);
-      if (kSplitWanted && layout.kind == ::dgemm::GemmKind::Normal &&
-          !layout.f32Out && !layout.perRowB && layout.blockM == 64 &&
-          layout.consumers == 1 && layout.cluster == 1 &&
-          layout.stages % 2 == 0 && // each slot one warpgroup's
-          layout.blockN + 48 <= ::dgemm::consumerRegisterBudget(2)) {
-        layout.kSplit = true;
-        layout.consumers = 2;
-        layout.threads = 384;
-        layout.splitRegisters(); // (40, 232)
-      }
-      if (layout.perRowB && columnScaleRelease != "auto")
-        layout.lateRelease = columnScaleRelease == "late";
-      // (Turns are per K block: one row wave per consumer only.)
-      layout.pingpong = consumerOrder != "none" && layout.consumers == 2 &&
-                        layout.rowWaves == 1 && !layout.kSplit;
-      layout.handoff = layout.pingpong && consumerOrder == "handoff";
-      if (!layout.f32Out && epilogueSwizzle != "auto") {
-        layout.dSwizzle =
-            epilogueSwizzle == "on" && layout.blockN % 64 == 0 ? 128 : 0;
-        layout.splitRegisters();
-      }
-      // Tail split: normal GEMM, bf16 D, one CTA per tile otherwise, at
-      // least two K blocks; the launch becomes 2-CTA clusters. (With
-      // tiles <= CTAs / 2 every tile is split.) Its register pair comes
-      // from splitRegisters.
-      if (tailSplit == "on" && !layout.grouped() && !layout.kSplit &&
-          !layout.f32Out && !layout.perRowB && layout.cluster == 1 &&
-          layout.rowWaves == 1 &&
-          layout.kBlocks >= 2 && layout.maxCtas % 2 == 0 &&
-          // rank 1's partial sums fit in rank 0's A and B stages
-          128 * layout.consumers * layout.blockN * 2 <=
-              layout.sfaOff - layout.aOff) {
-        layout.tailSplit = true;
-        layout.cluster = 2;
-        layout.splitRegisters();
-      }
-      if (consumerRegisters && layout.consumers == 2) {
-        layout.consumerRegs = consumerRegisters;
-        layout.producerRegs = 504 - 2 * consumerRegisters;
-      }
-      layout.costWalk = layout.masked() && maskedWalk == "cost";
-      // Two K blocks per iteration: one row wave, one part, no turns
-      // between the consumers, no split tail, and what the problem allows
-      // (takesKBlockPairs: room for two fresh fragments and the total; the
-      // k-grouped GEMM's pairs at 128x128 ran 0.98-1.05x its 128x192
-      // kernels once its tile loop read the CTA index in place,
-      // GemmKernel.cpp). With 1x128 B scales each block's column scales are
-      // read at its promotion: the weight-gradient GEMM at 128x128 ran
-      // 12-24% faster than one block at a time
-      // (bench/results/2026-12-02-c900c1d+kunroll-ab-wgrad-kunroll.log).
-      if (kUnroll == 2 && !layout.kSplit && layout.rowWaves == 1 &&
-          layout.nParts == 1 && !layout.pingpong && !layout.tailSplit &&
-          ::dgemm::takesKBlockPairs(layout.blockN, layout.consumerRegs))
-        layout.kUnroll = 2;
-      // Stage-unrolled K loop: one K block per iteration, no K split, no
-      // split tail (its share of K starts mid-tile). Auto: with at least 8
-      // K blocks, bf16 output and block-scaled B (the weight gradients'
-      // 128x192 kernels measured 2-7% slower with it, 0.6-5% with the
-      // uniform index alone: bench/results/2026-12-02-8b638f6-ab-lower-
-      // wgrad-stage-unroll.log), together with the warpgroup
-      // index through lane 0. Measured on the H200 (bench/results/
-      // 2026-12-02-d99f440-ab-lower-*-stage-unroll.log, each variant
-      // checked): 4096x7168x16384 1354 -> 1441 TFLOPS, 4096x4096x7168 1293
-      // -> 1377, 4096x7168x2048 1163 -> 1219, 128x192 tiles +0-1.5%,
-      // masked 256x128 -2..+3%, contiguous +0.5-1%; with 4 K blocks
-      // (4096x32768x512) 3% slower; stage-unrolled without the uniform
-      // warpgroup index 1-10% slower.
-      // Tiles of 192 columns or more keep the ring loop below 16 K blocks:
-      // their unrolled loops took ptxas 3-4x as long (287 against 91 ms at
-      // 64x24576x1536, 391 against 103 at 128x24576x1536; 639 and 518 ms
-      // cold on the H200, past the 500 ms goal) and ran within 0.3-0.7% of
-      // the ring loop there (bench/results/2026-12-03-2943ef7-ab-lower-
-      // 192col-stage-unroll-off.log; 4096x24576x1536 1219 against 1217).
-      bool unrollable = layout.kUnroll == 1 && !layout.kSplit &&
-                        !layout.tailSplit;
-      bool wideShortK = layout.blockN >= 192 && layout.kBlocks < 16;
-      bool autoUnroll = unrollable && layout.kBlocks >= 8 && !wideShortK &&
-                        !layout.perRowB && !layout.f32Out &&
-                        !layout.kGrouped();
-      layout.stageUnrolled =
-          unrollable && (stageUnroll == "on" ||
-                         (stageUnroll == "auto" && autoUnroll));
-      layout.uniformWarpgroup =
-          uniformWarpgroup == "on" ||
-          (uniformWarpgroup == "auto" && layout.stageUnrolled);
-      // Pinned descriptors: auto pins the A tile for the masked layout,
-      // whose stage-unrolled 256x128 kernels otherwise spilled inside the
-      // K loop (the hoisted descriptors of all slots did not fit the
-      // uniform registers beside the walk's state). Pinning both tiles
-      // ran 2-4% faster than none there on the H200 (bench/results/
-      // 2026-12-02-d99f440+auto-ab-lower-masked-pin.log) but kept 48
-      // R2UR per round; with A alone the round loop has none and 14% fewer
-      // instructions (SASS), and it ran 1-3% faster than both pinned, 2-7%
-      // faster than none (2026-12-02-8b638f6-ab-lower-masked-pina.log:
-      // G1 m1024 K2048 950 / 924 / 891 TFLOPS, G4 m256 K2048 875 / 859 /
-      // 845, G4 m256 K7168 1146 / 1126 / 1112).
-      // The normal kernels ran 2-3% slower with both pinned: hoisted.
-      bool autoPin = layout.masked();
-      layout.pinDescriptors =
-          layout.stageUnrolled &&
-          (pinDescriptors == "on" || pinDescriptors == "a" ||
-           (pinDescriptors == "auto" && autoPin));
-      layout.pinDescriptorsB =
-          layout.pinDescriptors && pinDescriptors == "on";
-      layout.pinOverride =
-          layout.stageUnrolled &&
-          (layout.pinDescriptors != autoPin || layout.pinDescriptorsB);
-      // Per-warpgroup epilogue: where each consumer warpgroup holds whole
-      // rows of the tile and no other path joins or orders the two at the
-      // epilogue. Auto: bf16 outputs. Measured on the H200 (a5c700e, one
-      // process, 3 rounds: bench/results/2026-12-03-a5c700e-ab-lower-
-      // epilogue-sync.log): 4096x24576x1536 1198 -> 1222 TFLOPS,
-      // 4096x32768x512 912 -> 924, the other four M = 4096 shapes within
-      // 0.2%; the weight-gradient GEMM's reduce-adds 0.94-1.01x (median
-      // 0.99) and the k-grouped 0.99-1.05x in a two-bundle run
-      // (2026-12-03-a5c700e-ab-bundle-epilogue-sync.jsonl), and for the
-      // k-grouped alone 0.96-1.01x over 5 rounds on 4dca804
-      // (-4dca804-ab-bundle-kgrouped-epilogue-sync.jsonl): not there.
-      // (rowWarpgroups() > 1: two consumers, not K split.)
-      bool warpgroupRows = layout.rowWaves == 1 && layout.rowWarpgroups() > 1 &&
-                           !layout.tailSplit && !layout.pingpong &&
-                           !layout.masked();
-      bool autoEpilogueWarpgroup = warpgroupRows && !layout.f32Out;
-      layout.epilogueWarpgroup =
-          warpgroupRows &&
-          (epilogueSync == "warpgroup" ||
-           (epilogueSync == "auto" && autoEpilogueWarpgroup));
-      layout.epilogueSyncOverride =
-          layout.epilogueWarpgroup != autoEpilogueWarpgroup;
-      // The kernel name says where an option overrode auto.
-      layout.stageUnrollOverride = layout.stageUnrolled != autoUnroll;
-      layout.uniformWarpgroupOverride =
-          layout.uniformWarpgroup != layout.stageUnrolled;
-      // "evict-first" -> "evict_first" (PTX's spelling); "none" -> "".
-      auto hint = [](StringRef option) {
-        return option == "none" ? std::string()
-                                : option.str().replace(5, 1, "_");
-      };
-      layout.l2HintA = hint(l2HintA);
-      // Staged partial-tile stores write 16-byte pieces of D's rows. Auto:
-      // not at block M 256 with row-major staging (block N not a multiple
-      // of 64: KernelLayout::dSwizzle), where ptxas
-      // spilled 4-20 bytes at the 232-register budget with it.
-      bool autoStaged = layout.rowWaves == 1 || layout.dSwizzle != 0;
-      layout.maskedStaged =
-          layout.masked() && layout.n % 8 == 0 &&
-          (maskedPartialStore == "staged" ||
-           (maskedPartialStore == "auto" && autoStaged));
-      // The kernel name says so where the option overrode auto.
-      layout.maskedStoreOverride =
-          layout.masked() && layout.n % 8 == 0 &&
-          layout.maskedStaged != autoStaged;
-      layout.l2HintB = l2HintB == "auto"
-                           ? std::string(config.streamB ? "evict_first" : "")
-                           : hint(l2HintB);
+      bool accumulate =
+          (normal && normal.getC()) || isa<KGroupedGemmOp>(op);
+      KernelLayout layout = layoutFor(config, p, accumulate);
+      // The masked layout's second tile shape, built into the same kernel.
+      std::optional<KernelLayout> alt;
+      if (config.hasAlt())
+        alt = layoutFor(config.alt(), p, accumulate);
       int64_t smemLimit = gemm.getEffectiveTarget().getSmem();
-      if (layout.smemBytes > smemLimit) {
+      int64_t smemBytes =
+          alt ? std::max(layout.smemBytes, alt->smemBytes) : layout.smemBytes;
+      if (smemBytes > smemLimit) {
         op->emitOpError() << "cannot be lowered: the kernel needs "
-                          << layout.smemBytes
+                          << smemBytes
                           << " bytes of shared memory, the target has "
                           << smemLimit << " (fewer stages or groups)";
         failedAny = true;
@@ -439,9 +455,14 @@ struct LowerToKernelPass
       }
       gpu::GPUModuleOp kernels = getKernelModule(module);
       std::string name = kernelName(layout);
+      if (alt)
+        name += "_alt" + std::to_string(alt->blockM) + "x" +
+                std::to_string(alt->blockN) + "s" +
+                std::to_string(alt->stages);
       if (!kernels.lookupSymbol(name)) {
         OpBuilder b = OpBuilder::atBlockEnd(kernels.getBody());
-        buildGemmKernel(b, op->getLoc(), name, layout, kSmemSymbol);
+        buildGemmKernel(b, op->getLoc(), name, layout, kSmemSymbol,
+                        alt ? &*alt : nullptr);
       }
       func::FuncOp host = op->getParentOfType<func::FuncOp>();
       op->erase();

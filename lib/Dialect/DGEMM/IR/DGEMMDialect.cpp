@@ -120,7 +120,9 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t stages, int64_t cluster,
                                  MulticastOperand multicast,
                                  int64_t mathWarpgroups, int64_t swizzleGroup,
-                                 int64_t numSms, bool /*streamB*/) {
+                                 int64_t numSms, bool /*streamB*/,
+                                 int64_t altBlockM, int64_t altBlockN,
+                                 int64_t altStages) {
   if (blockM != 64 && blockM != 128 && blockM != 256)
     return emitError() << "block_m must be 64, 128 or 256, got " << blockM;
   if (blockN < 8 || blockN > 256 || blockN % 8 != 0)
@@ -145,6 +147,19 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "num_sms must be a positive multiple of the cluster "
                           "size "
                        << cluster << ", got " << numSms;
+  if (altBlockM != 0 || altBlockN != 0 || altStages != 0) {
+    if (altBlockM != 64 && altBlockM != 128)
+      return emitError() << "alt_block_m must be 64 or 128 (below block_m), "
+                            "got "
+                         << altBlockM;
+    if (altBlockN < 8 || altBlockN > 256 || altBlockN % 8 != 0)
+      return emitError() << "alt_block_n must be a multiple of 8 in [8, 256] "
+                            "(wgmma N), got "
+                         << altBlockN;
+    if (altStages < 1 || altStages > 32)
+      return emitError() << "alt_stages must be in [1, 32], got "
+                         << altStages;
+  }
   return success();
 }
 
@@ -183,6 +198,9 @@ static MulticastOperand fromMulticast(::dgemm::Multicast m) {
   c.swizzleGroup = attr.getSwizzleGroup();
   c.numSMs = attr.getNumSms();
   c.streamB = attr.getStreamB();
+  c.altBlockM = attr.getAltBlockM();
+  c.altBlockN = attr.getAltBlockN();
+  c.altStages = attr.getAltStages();
   return c;
 }
 
@@ -190,5 +208,6 @@ ConfigAttr mlir::dgemm::toConfigAttr(MLIRContext *ctx,
                                      const ::dgemm::KernelConfig &c) {
   return ConfigAttr::get(ctx, c.blockM, c.blockN, c.stages, c.clusterSize,
                          fromMulticast(c.multicast), c.mathWarpgroups,
-                         c.swizzleGroup, c.numSMs, c.streamB);
+                         c.swizzleGroup, c.numSMs, c.streamB, c.altBlockM,
+                         c.altBlockN, c.altStages);
 }

@@ -59,8 +59,11 @@ struct ConfigReportPass
          << " cluster=" << c.clusterSize
          << " multicast=" << ::dgemm::toString(c.multicast)
          << " wg=" << c.mathWarpgroups << " swizzle=" << c.swizzleGroup
-         << " sms=" << c.numSMs << (c.streamB ? " stream_b" : "")
-         << " | tiles=" << tiles << " waves=" << waves
+         << " sms=" << c.numSMs << (c.streamB ? " stream_b" : "");
+      if (c.hasAlt())
+        os << " alt=" << c.altBlockM << "x" << c.altBlockN
+           << " alt_stages=" << c.altStages;
+      os << " | tiles=" << tiles << " waves=" << waves
          << " smem=" << ::dgemm::smemBytes(c, p) << "/" << t.smemPerBlock
          << " regs="
          << ::dgemm::consumerRegistersNeeded(c.blockM, c.blockN,
