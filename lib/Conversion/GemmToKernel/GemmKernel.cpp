@@ -1511,20 +1511,36 @@ static Value takesAltShape(KernelIR &k, OpBuilder &b, Location loc,
   int64_t costL = ::dgemm::tileRoundCost(l.blockM, l.blockN, p);
   int64_t costAlt = ::dgemm::tileRoundCost(alt.blockM, alt.blockN, p);
   Value mMax = fn.getArgument(kM);
-  auto loop = scf::ForOp::create(b, loc, k.c32(0), k.c32(l.groups), k.c32(1),
-                                 ValueRange{k.c32(0), k.c32(0)});
+  // Groups in chunks of 8 whose loads are all issued before the first is
+  // used: nothing else runs before the branch, so each chunk costs one
+  // load latency (one chunk for up to 8 groups). Past G the index is
+  // clamped and the rows count as 0.
+  constexpr int64_t chunk = 8;
+  auto loop = scf::ForOp::create(b, loc, k.c32(0), k.c32(l.groups),
+                                 k.c32(chunk), ValueRange{k.c32(0), k.c32(0)});
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
-    Value rows = LLVM::LoadOp::create(
-        b, loc, k.i32,
-        k.elementAt(fn.getArgument(kGroups), loop.getInductionVar(), 4));
-    rows = arith::MaxSIOp::create(b, loc, rows, k.c32(0));
-    rows = arith::MinSIOp::create(b, loc, rows, mMax);
-    Value blocksL = k.add(loop.getRegionIterArgs()[0],
-                          k.ceilDiv(rows, l.blockM));
-    Value blocksAlt = k.add(loop.getRegionIterArgs()[1],
-                            k.ceilDiv(rows, alt.blockM));
+    Value g0 = loop.getInductionVar();
+    SmallVector<Value> rows;
+    for (int64_t j = 0; j < std::min(chunk, l.groups); ++j) {
+      Value gj = k.add(g0, k.c32(j));
+      Value at = arith::MinUIOp::create(b, loc, gj, k.c32(l.groups - 1));
+      rows.push_back(LLVM::LoadOp::create(
+          b, loc, k.i32, k.elementAt(fn.getArgument(kGroups), at, 4)));
+    }
+    Value blocksL = loop.getRegionIterArgs()[0];
+    Value blocksAlt = loop.getRegionIterArgs()[1];
+    for (int64_t j = 0; j < static_cast<int64_t>(rows.size()); ++j) {
+      Value r = arith::MaxSIOp::create(b, loc, rows[j], k.c32(0));
+      r = arith::MinSIOp::create(b, loc, r, mMax);
+      if (l.groups % chunk != 0)
+        r = arith::SelectOp::create(
+            b, loc, k.ult(k.add(g0, k.c32(j)), k.c32(l.groups)), r,
+            k.c32(0));
+      blocksL = k.add(blocksL, k.ceilDiv(r, l.blockM));
+      blocksAlt = k.add(blocksAlt, k.ceilDiv(r, alt.blockM));
+    }
     scf::YieldOp::create(b, loc, ValueRange{blocksL, blocksAlt});
   }
   // In 64 bits: blocks * N blocks * cost may pass 2^31.
