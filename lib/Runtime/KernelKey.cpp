@@ -49,7 +49,8 @@ std::string dgemm::runtime::formatConfigAttr(const KernelConfig &c) {
          (c.streamB ? ", stream_b = true" : "") +
          (c.hasAlt() ? ", alt_block_m = " + str(c.altBlockM) +
                            ", alt_block_n = " + str(c.altBlockN) +
-                           ", alt_stages = " + str(c.altStages)
+                           ", alt_stages = " + str(c.altStages) +
+                           ", alt_num_sms = " + str(c.altNumSMs)
                      : "") +
          ">";
 }

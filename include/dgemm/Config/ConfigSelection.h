@@ -68,7 +68,9 @@ struct KernelConfig {
   bool streamB = false;
   /// Masked layout only (0: none): a second tile shape, block M altBlockM
   /// (< blockM, the same math warpgroups, one CTA per cluster) by altBlockN
-  /// with altStages stages, built into the same kernel. On the device the
+  /// with altStages stages on altNumSMs CTAs, built into the same kernel
+  /// (launched on max(numSMs, altNumSMs) CTAs; each shape uses its own
+  /// count of them). On the device the
   /// kernel counts both shapes' tiles from masked_m and runs the one whose
   /// rounds of tiles cost less (tileRoundCost), so that groups of more rows
   /// than expected do not each add a nearly empty block of blockM rows
@@ -76,6 +78,7 @@ struct KernelConfig {
   int64_t altBlockM = 0;
   int64_t altBlockN = 0;
   int64_t altStages = 0;
+  int64_t altNumSMs = 0;
 
   bool hasAlt() const { return altBlockM != 0; }
   /// The alternative tile shape as a config of its own (cluster 1).

@@ -112,12 +112,14 @@ namespace {
 class GemmKernelBuilder {
 public:
   /// `altShape`: this body is the second tile shape's (its maps are the
-  /// kAltMap* parameters).
+  /// kAltMap* parameters). `ownCtas`: the body walks its tiles over the
+  /// first min(grid, l.maxCtas) CTAs (a kernel with two tile shapes, whose
+  /// grid is the larger count; the other CTAs do not enter the body).
   GemmKernelBuilder(OpBuilder &b, Location loc, const KernelLayout &l,
                     LLVM::LLVMFuncOp fn, StringRef smemSymbol,
-                    bool altShape = false)
+                    bool altShape = false, bool ownCtas = false)
       : k(b, loc), b(b), loc(loc), l(l), fn(fn), smemSymbol(smemSymbol),
-        altShape(altShape) {}
+        altShape(altShape), ownCtas(ownCtas) {}
 
   void build() {
     smem = LLVM::AddressOfOp::create(b, loc, k.ptr3, smemSymbol);
@@ -146,6 +148,8 @@ public:
     } else {
       firstTile = k.ctaId();
       tileStep = k.numCtas();
+      if (ownCtas)
+        tileStep = arith::MinUIOp::create(b, loc, tileStep, k.c32(l.maxCtas));
     }
     if (l.tailSplit) {
       // The last wave's tiles (tiles % CTAs of them) are split when they
@@ -1482,7 +1486,7 @@ private:
   const KernelLayout &l;
   LLVM::LLVMFuncOp fn;
   StringRef smemSymbol;
-  bool altShape;
+  bool altShape, ownCtas;
   Value smem, tid, numMBlocks, tiles, firstTile, tileStep;
   Value rank; // CTA rank in the cluster (cluster > 1 only)
   // Tail split: tiles outside the last wave, tail tiles, whether this CTA's
@@ -1499,7 +1503,8 @@ private:
 /// the same answer in every thread of the grid. Each shape's tiles are
 /// sum_g ceil(rows_g / block M) * N blocks with rows_g = min(max(masked_m[g],
 /// 0), M_max); its cost is ceil(tiles / CTAs) rounds of its tile
-/// (::dgemm::tileRoundCost); the second shape runs when it costs less.
+/// (::dgemm::tileRoundCost) over its CTAs, min(grid, its maxCtas); the
+/// second shape runs when it costs less.
 static Value takesAltShape(KernelIR &k, OpBuilder &b, Location loc,
                            LLVM::LLVMFuncOp fn, const KernelLayout &l,
                            const KernelLayout &alt) {
@@ -1543,9 +1548,13 @@ static Value takesAltShape(KernelIR &k, OpBuilder &b, Location loc,
     }
     scf::YieldOp::create(b, loc, ValueRange{blocksL, blocksAlt});
   }
-  // In 64 bits: blocks * N blocks * cost may pass 2^31.
-  Value ctas = arith::ExtUIOp::create(b, loc, k.i64, k.numCtas());
-  auto cost = [&](Value mBlocks, int64_t nBlocks, int64_t tileCost) {
+  // In 64 bits: blocks * N blocks * cost may pass 2^31. Each shape's rounds
+  // over its own CTAs, min(grid, its maxCtas).
+  Value grid = k.numCtas();
+  auto cost = [&](Value mBlocks, int64_t nBlocks, int64_t tileCost,
+                  int64_t maxCtas) {
+    Value ctas = arith::ExtUIOp::create(
+        b, loc, k.i64, arith::MinUIOp::create(b, loc, grid, k.c32(maxCtas)));
     Value tiles = arith::MulIOp::create(
         b, loc, arith::ExtUIOp::create(b, loc, k.i64, mBlocks),
         arith::ConstantIntOp::create(b, loc, k.i64, nBlocks));
@@ -1559,8 +1568,8 @@ static Value takesAltShape(KernelIR &k, OpBuilder &b, Location loc,
     return arith::MulIOp::create(
         b, loc, rounds, arith::ConstantIntOp::create(b, loc, k.i64, tileCost));
   };
-  Value c0 = cost(loop.getResult(0), l.nBlocks, costL);
-  Value c1 = cost(loop.getResult(1), alt.nBlocks, costAlt);
+  Value c0 = cost(loop.getResult(0), l.nBlocks, costL, l.maxCtas);
+  Value c1 = cost(loop.getResult(1), alt.nBlocks, costAlt, alt.maxCtas);
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c1, c0);
 }
 
@@ -1625,17 +1634,35 @@ LLVM::LLVMFuncOp mlir::dgemm::buildGemmKernel(OpBuilder &b, Location loc,
     GemmKernelBuilder(b, loc, l, fn, smemSymbol).build();
     return fn;
   }
-  // Two tile shapes: the entry block picks one, each block below is the
-  // whole kernel of its shape (ring, roles, epilogue, return).
-  Block *mainBody = b.createBlock(&fn.getBody(), fn.getBody().end());
-  Block *altBody = b.createBlock(&fn.getBody(), fn.getBody().end());
+  // Two tile shapes: the entry block picks one; a CTA past that shape's
+  // count returns; each body block is the whole kernel of its shape (ring,
+  // roles, epilogue, return).
+  Region &body = fn.getBody();
+  Block *mainCheck = b.createBlock(&body, body.end());
+  Block *altCheck = b.createBlock(&body, body.end());
+  Block *mainBody = b.createBlock(&body, body.end());
+  Block *altBody = b.createBlock(&body, body.end());
+  Block *idle = b.createBlock(&body, body.end());
   b.setInsertionPointToStart(entry);
   KernelIR k(b, loc);
   Value useAlt = takesAltShape(k, b, loc, fn, l, *alt);
-  LLVM::CondBrOp::create(b, loc, useAlt, altBody, mainBody);
+  LLVM::CondBrOp::create(b, loc, useAlt, altCheck, mainCheck);
+  for (auto [check, run, shape] :
+       {std::tuple(mainCheck, mainBody, &l), std::tuple(altCheck, altBody, alt)}) {
+    b.setInsertionPointToStart(check);
+    Value ctas = arith::MinUIOp::create(b, loc, k.numCtas(),
+                                        k.c32(shape->maxCtas));
+    LLVM::CondBrOp::create(b, loc, k.ult(k.ctaId(), ctas), run, idle);
+  }
+  b.setInsertionPointToStart(idle);
+  LLVM::ReturnOp::create(b, loc, ValueRange());
   b.setInsertionPointToStart(mainBody);
-  GemmKernelBuilder(b, loc, l, fn, smemSymbol).build();
+  GemmKernelBuilder(b, loc, l, fn, smemSymbol, /*altShape=*/false,
+                    /*ownCtas=*/true)
+      .build();
   b.setInsertionPointToStart(altBody);
-  GemmKernelBuilder(b, loc, *alt, fn, smemSymbol, /*altShape=*/true).build();
+  GemmKernelBuilder(b, loc, *alt, fn, smemSymbol, /*altShape=*/true,
+                    /*ownCtas=*/true)
+      .build();
   return fn;
 }

@@ -151,7 +151,8 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
       c.i64("block", l.threads), c.i64("cluster", l.cluster),
       c.i64("dynamic_smem",
             alt ? std::max(l.smemBytes, alt->smemBytes) : l.smemBytes),
-      c.i64("max_ctas", l.maxCtas), c.i64("block_m", l.blockM),
+      c.i64("max_ctas", alt ? std::max(l.maxCtas, alt->maxCtas) : l.maxCtas),
+      c.i64("block_m", l.blockM),
       c.i64("block_n", l.blockN), c.i64("n", l.n), c.i64("k", l.k),
       b.getNamedAttr("params", b.getArrayAttr(params))};
   if (l.grouped()) {

@@ -458,7 +458,8 @@ struct LowerToKernelPass
       if (alt)
         name += "_alt" + std::to_string(alt->blockM) + "x" +
                 std::to_string(alt->blockN) + "s" +
-                std::to_string(alt->stages);
+                std::to_string(alt->stages) + "c" +
+                std::to_string(alt->maxCtas);
       if (!kernels.lookupSymbol(name)) {
         OpBuilder b = OpBuilder::atBlockEnd(kernels.getBody());
         buildGemmKernel(b, op->getLoc(), name, layout, kSmemSymbol,

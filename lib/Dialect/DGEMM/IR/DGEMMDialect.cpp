@@ -122,7 +122,7 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t mathWarpgroups, int64_t swizzleGroup,
                                  int64_t numSms, bool /*streamB*/,
                                  int64_t altBlockM, int64_t altBlockN,
-                                 int64_t altStages) {
+                                 int64_t altStages, int64_t altNumSms) {
   if (blockM != 64 && blockM != 128 && blockM != 256)
     return emitError() << "block_m must be 64, 128 or 256, got " << blockM;
   if (blockN < 8 || blockN > 256 || blockN % 8 != 0)
@@ -147,7 +147,7 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "num_sms must be a positive multiple of the cluster "
                           "size "
                        << cluster << ", got " << numSms;
-  if (altBlockM != 0 || altBlockN != 0 || altStages != 0) {
+  if (altBlockM != 0 || altBlockN != 0 || altStages != 0 || altNumSms != 0) {
     if (altBlockM != 64 && altBlockM != 128)
       return emitError() << "alt_block_m must be 64 or 128 (below block_m), "
                             "got "
@@ -159,6 +159,8 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (altStages < 1 || altStages > 32)
       return emitError() << "alt_stages must be in [1, 32], got "
                          << altStages;
+    if (altNumSms < 1)
+      return emitError() << "alt_num_sms must be positive, got " << altNumSms;
   }
   return success();
 }
@@ -201,6 +203,7 @@ static MulticastOperand fromMulticast(::dgemm::Multicast m) {
   c.altBlockM = attr.getAltBlockM();
   c.altBlockN = attr.getAltBlockN();
   c.altStages = attr.getAltStages();
+  c.altNumSMs = attr.getAltNumSms();
   return c;
 }
 
@@ -209,5 +212,5 @@ ConfigAttr mlir::dgemm::toConfigAttr(MLIRContext *ctx,
   return ConfigAttr::get(ctx, c.blockM, c.blockN, c.stages, c.clusterSize,
                          fromMulticast(c.multicast), c.mathWarpgroups,
                          c.swizzleGroup, c.numSMs, c.streamB, c.altBlockM,
-                         c.altBlockN, c.altStages);
+                         c.altBlockN, c.altStages, c.altNumSMs);
 }

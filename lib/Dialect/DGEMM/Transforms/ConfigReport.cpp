@@ -62,7 +62,7 @@ struct ConfigReportPass
          << " sms=" << c.numSMs << (c.streamB ? " stream_b" : "");
       if (c.hasAlt())
         os << " alt=" << c.altBlockM << "x" << c.altBlockN
-           << " alt_stages=" << c.altStages;
+           << " alt_stages=" << c.altStages << " alt_sms=" << c.altNumSMs;
       os << " | tiles=" << tiles << " waves=" << waves
          << " smem=" << ::dgemm::smemBytes(c, p) << "/" << t.smemPerBlock
          << " regs="

@@ -101,11 +101,12 @@ def DGEMM_ConfigAttr : DGEMM_Attr<"Config", "config"> {
     wrote before (on the H200 3% faster on the masked layout's 4 x 256 rows,
     8-11% on M <= 128 at K = 16384, 1-2% slower where M blocks share B:
     bench/results/2026-12-01-4a4db6a-ab-l2-hints-*.log).
-    `alt_block_m`, `alt_block_n`, `alt_stages` (default 0, printed only when
-    set; masked layout only) give a second tile shape built into the same
-    kernel: it counts both shapes' tiles from masked_m on the device and runs
-    the one whose rounds of tiles cost less, so that groups with more rows
-    than expected do not each add a nearly empty 256-row block.
+    `alt_block_m`, `alt_block_n`, `alt_stages`, `alt_num_sms` (default 0,
+    printed only when set; masked layout only) give a second tile shape built
+    into the same kernel, with its own CTA count: the kernel counts both
+    shapes' tiles from masked_m on the device and runs the one whose rounds
+    of tiles cost less, so that groups with more rows than expected do not
+    each add a nearly empty 256-row block.
     Chosen by `dgemm-select-config`, or written by a user or a tuning record.
 
     ```mlir
@@ -122,7 +123,8 @@ def DGEMM_ConfigAttr : DGEMM_Attr<"Config", "config"> {
                         DefaultValuedParameter<"bool", "false">:$stream_b,
                         DefaultValuedParameter<"int64_t", "0">:$alt_block_m,
                         DefaultValuedParameter<"int64_t", "0">:$alt_block_n,
-                        DefaultValuedParameter<"int64_t", "0">:$alt_stages);
+                        DefaultValuedParameter<"int64_t", "0">:$alt_stages,
+                        DefaultValuedParameter<"int64_t", "0">:$alt_num_sms);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
