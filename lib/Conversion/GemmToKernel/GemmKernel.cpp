@@ -115,11 +115,14 @@ public:
   /// kAltMap* parameters). `ownCtas`: the body walks its tiles over the
   /// first min(grid, l.maxCtas) CTAs (a kernel with two tile shapes, whose
   /// grid is the larger count; the other CTAs do not enter the body).
+  /// `loadedCounts`: masked_m[0..G) as already loaded (a two-shape kernel
+  /// with at most 8 groups), copied to shared memory instead of read again.
   GemmKernelBuilder(OpBuilder &b, Location loc, const KernelLayout &l,
                     LLVM::LLVMFuncOp fn, StringRef smemSymbol,
-                    bool altShape = false, bool ownCtas = false)
+                    bool altShape = false, bool ownCtas = false,
+                    ArrayRef<Value> loadedCounts = {})
       : k(b, loc), b(b), loc(loc), l(l), fn(fn), smemSymbol(smemSymbol),
-        altShape(altShape), ownCtas(ownCtas) {}
+        altShape(altShape), ownCtas(ownCtas), loadedCounts(loadedCounts) {}
 
   void build() {
     smem = LLVM::AddressOfOp::create(b, loc, k.ptr3, smemSymbol);
@@ -337,7 +340,20 @@ private:
                                /*evictPriority=*/nullptr, map,
                                /*predicate=*/Value(), b.getUnitAttr());
     b.setInsertionPointAfter(first);
-    if (l.groupsInSmem()) {
+    if (l.groupsInSmem() && !loadedCounts.empty()) {
+      // masked_m as the entry block of a two-shape kernel loaded it (every
+      // group, in every thread): thread g stores group g's.
+      auto copy = scf::IfOp::create(b, loc, k.ult(tid, k.c32(l.groups)),
+                                    false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(copy.thenBlock());
+      Value v = loadedCounts.back();
+      for (int64_t gi = l.groups - 2; gi >= 0; --gi)
+        v = arith::SelectOp::create(b, loc, k.eq(tid, k.c32(gi)),
+                                    loadedCounts[gi], v);
+      LLVM::StoreOp::create(b, loc, v,
+                            k.elementAt(k.byteAt(smem, l.countOff), tid, 4));
+    } else if (l.groupsInSmem()) {
       // masked_m (or the contiguous layout's offsets) into shared memory:
       // the tile walks read it per tile.
       auto copy = scf::ForOp::create(b, loc, tid, k.c32(l.groups),
@@ -1487,6 +1503,7 @@ private:
   LLVM::LLVMFuncOp fn;
   StringRef smemSymbol;
   bool altShape, ownCtas;
+  ArrayRef<Value> loadedCounts;
   Value smem, tid, numMBlocks, tiles, firstTile, tileStep;
   Value rank; // CTA rank in the cluster (cluster > 1 only)
   // Tail split: tiles outside the last wave, tail tiles, whether this CTA's
@@ -1505,9 +1522,12 @@ private:
 /// 0), M_max); its cost is ceil(tiles / CTAs) rounds of its tile
 /// (::dgemm::tileRoundCost) over its CTAs, min(grid, its maxCtas); the
 /// second shape runs when it costs less.
+/// With at most 8 groups (one chunk, straight-line code) `loaded` gets
+/// masked_m[0..G) as loaded, for the bodies' copy to shared memory.
 static Value takesAltShape(KernelIR &k, OpBuilder &b, Location loc,
                            LLVM::LLVMFuncOp fn, const KernelLayout &l,
-                           const KernelLayout &alt) {
+                           const KernelLayout &alt,
+                           SmallVectorImpl<Value> &loaded) {
   ::dgemm::ProblemDesc p;
   p.kind = l.kind;
   p.n = l.n;
@@ -1521,21 +1541,14 @@ static Value takesAltShape(KernelIR &k, OpBuilder &b, Location loc,
   // load latency (one chunk for up to 8 groups). Past G the index is
   // clamped and the rows count as 0.
   constexpr int64_t chunk = 8;
-  auto loop = scf::ForOp::create(b, loc, k.c32(0), k.c32(l.groups),
-                                 k.c32(chunk), ValueRange{k.c32(0), k.c32(0)});
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value g0 = loop.getInductionVar();
-    SmallVector<Value> rows;
+  auto countChunk = [&](Value g0, Value blocksL, Value blocksAlt,
+                        SmallVectorImpl<Value> &rows) {
     for (int64_t j = 0; j < std::min(chunk, l.groups); ++j) {
       Value gj = k.add(g0, k.c32(j));
       Value at = arith::MinUIOp::create(b, loc, gj, k.c32(l.groups - 1));
       rows.push_back(LLVM::LoadOp::create(
           b, loc, k.i32, k.elementAt(fn.getArgument(kGroups), at, 4)));
     }
-    Value blocksL = loop.getRegionIterArgs()[0];
-    Value blocksAlt = loop.getRegionIterArgs()[1];
     for (int64_t j = 0; j < static_cast<int64_t>(rows.size()); ++j) {
       Value r = arith::MaxSIOp::create(b, loc, rows[j], k.c32(0));
       r = arith::MinSIOp::create(b, loc, r, mMax);
@@ -1546,7 +1559,26 @@ static Value takesAltShape(KernelIR &k, OpBuilder &b, Location loc,
       blocksL = k.add(blocksL, k.ceilDiv(r, l.blockM));
       blocksAlt = k.add(blocksAlt, k.ceilDiv(r, alt.blockM));
     }
-    scf::YieldOp::create(b, loc, ValueRange{blocksL, blocksAlt});
+    return std::pair(blocksL, blocksAlt);
+  };
+  Value mBlocksL, mBlocksAlt;
+  if (l.groups <= chunk) {
+    std::tie(mBlocksL, mBlocksAlt) =
+        countChunk(k.c32(0), k.c32(0), k.c32(0), loaded);
+  } else {
+    auto loop = scf::ForOp::create(b, loc, k.c32(0), k.c32(l.groups),
+                                   k.c32(chunk),
+                                   ValueRange{k.c32(0), k.c32(0)});
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> rows;
+    auto [sumL, sumAlt] =
+        countChunk(loop.getInductionVar(), loop.getRegionIterArgs()[0],
+                   loop.getRegionIterArgs()[1], rows);
+    scf::YieldOp::create(b, loc, ValueRange{sumL, sumAlt});
+    b.setInsertionPointAfter(loop);
+    mBlocksL = loop.getResult(0);
+    mBlocksAlt = loop.getResult(1);
   }
   // In 64 bits: blocks * N blocks * cost may pass 2^31. Each shape's rounds
   // over its own CTAs, min(grid, its maxCtas).
@@ -1568,8 +1600,8 @@ static Value takesAltShape(KernelIR &k, OpBuilder &b, Location loc,
     return arith::MulIOp::create(
         b, loc, rounds, arith::ConstantIntOp::create(b, loc, k.i64, tileCost));
   };
-  Value c0 = cost(loop.getResult(0), l.nBlocks, costL, l.maxCtas);
-  Value c1 = cost(loop.getResult(1), alt.nBlocks, costAlt, alt.maxCtas);
+  Value c0 = cost(mBlocksL, l.nBlocks, costL, l.maxCtas);
+  Value c1 = cost(mBlocksAlt, alt.nBlocks, costAlt, alt.maxCtas);
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c1, c0);
 }
 
@@ -1645,7 +1677,8 @@ LLVM::LLVMFuncOp mlir::dgemm::buildGemmKernel(OpBuilder &b, Location loc,
   Block *idle = b.createBlock(&body, body.end());
   b.setInsertionPointToStart(entry);
   KernelIR k(b, loc);
-  Value useAlt = takesAltShape(k, b, loc, fn, l, *alt);
+  SmallVector<Value> loaded;
+  Value useAlt = takesAltShape(k, b, loc, fn, l, *alt, loaded);
   LLVM::CondBrOp::create(b, loc, useAlt, altCheck, mainCheck);
   for (auto [check, run, shape] :
        {std::tuple(mainCheck, mainBody, &l), std::tuple(altCheck, altBody, alt)}) {
@@ -1658,11 +1691,11 @@ LLVM::LLVMFuncOp mlir::dgemm::buildGemmKernel(OpBuilder &b, Location loc,
   LLVM::ReturnOp::create(b, loc, ValueRange());
   b.setInsertionPointToStart(mainBody);
   GemmKernelBuilder(b, loc, l, fn, smemSymbol, /*altShape=*/false,
-                    /*ownCtas=*/true)
+                    /*ownCtas=*/true, loaded)
       .build();
   b.setInsertionPointToStart(altBody);
   GemmKernelBuilder(b, loc, *alt, fn, smemSymbol, /*altShape=*/true,
-                    /*ownCtas=*/true)
+                    /*ownCtas=*/true, loaded)
       .build();
   return fn;
 }
