@@ -26,7 +26,11 @@ void PrintTo(const KernelConfig &c, std::ostream *os) {
       << c.stages << ", cluster " << c.clusterSize << ", multicast "
       << toString(c.multicast) << ", math_wgs " << c.mathWarpgroups
       << ", swizzle " << c.swizzleGroup << ", num_sms " << c.numSMs
-      << (c.streamB ? ", stream_b" : "") << "}";
+      << (c.streamB ? ", stream_b" : "");
+  if (c.hasAlt())
+    *os << ", alt " << c.altBlockM << "x" << c.altBlockN << " stages "
+        << c.altStages << " on " << c.altNumSMs;
+  *os << "}";
 }
 } // namespace dgemm
 
@@ -392,6 +396,77 @@ TEST(ConfigSelection, EqualityComparesEveryField) {
   EXPECT_TRUE(differs([](KernelConfig &c) { c.swizzleGroup = 8; }));
   EXPECT_TRUE(differs([](KernelConfig &c) { c.numSMs = 132; }));
   EXPECT_TRUE(differs([](KernelConfig &c) { c.streamB = true; }));
+  EXPECT_TRUE(differs([](KernelConfig &c) { c.altBlockM = 128; }));
+  EXPECT_TRUE(differs([](KernelConfig &c) { c.altBlockN = 192; }));
+  EXPECT_TRUE(differs([](KernelConfig &c) { c.altStages = 4; }));
+  EXPECT_TRUE(differs([](KernelConfig &c) { c.altNumSMs = 132; }));
+}
+
+TEST(ConfigSelection, MaskedSecondTileShape) {
+  TargetDesc t;
+  // 4 groups of 256 rows at N 7168, K 2048: 256x128 on its 112 CTAs, and
+  // the best 128-row shape (128x192, 4 stages) on all 132 SMs.
+  KernelConfig c = selectConfig(masked(4, 256, 7168, 2048), t,
+                                kernelCapabilities());
+  EXPECT_EQ(c.blockM, 256);
+  EXPECT_EQ(c.numSMs, 112);
+  ASSERT_TRUE(c.hasAlt());
+  EXPECT_EQ(c.altBlockM, 128);
+  EXPECT_EQ(c.altBlockN, 192);
+  EXPECT_EQ(c.altStages, 4);
+  EXPECT_EQ(c.altNumSMs, 132);
+  EXPECT_EQ(checkConfig(c, masked(4, 256, 7168, 2048), t), "");
+  // The second shape as a config of its own: one CTA per cluster, no
+  // stream_b, no second shape of its own.
+  KernelConfig alt = c.alt();
+  EXPECT_EQ(alt.blockM, 128);
+  EXPECT_EQ(alt.blockN, 192);
+  EXPECT_EQ(alt.stages, 4);
+  EXPECT_EQ(alt.numSMs, 132);
+  EXPECT_EQ(alt.clusterSize, 1);
+  EXPECT_FALSE(alt.streamB);
+  EXPECT_FALSE(alt.hasAlt());
+  // The kernel's shared memory covers both shapes.
+  EXPECT_GE(smemBytes(c, masked(4, 256, 7168, 2048)),
+            smemBytes(alt, masked(4, 256, 7168, 2048)));
+  // The two rounds the drawn sizes [224, 183, 308, 265] take: 336 tiles of
+  // 256x128 (3 rounds on 112 CTAs) against 380 of 128x192 (3 on 132): the
+  // second is cheaper; with 4 x 256 rows (224 tiles, 2 rounds, against 304,
+  // 3 rounds) the first is.
+  ProblemDesc p = masked(4, 256, 7168, 2048);
+  int64_t first = tileRoundCost(256, 128, p), second = tileRoundCost(128, 192, p);
+  EXPECT_LT(3 * second, 3 * first);
+  EXPECT_LT(2 * first, 3 * second);
+  // None: one group (its rows are the normal GEMM's), a 2-CTA cluster, the
+  // contiguous layout, block M 128 already, or when not allowed.
+  EXPECT_FALSE(selectConfig(masked(1, 1024, 7168, 2048), t,
+                            kernelCapabilities()).hasAlt());
+  KernelConfig clustered = selectConfig(masked(2, 512, 7168, 2048), t);
+  EXPECT_EQ(clustered.clusterSize, 2);
+  EXPECT_FALSE(clustered.hasAlt());
+  EXPECT_FALSE(selectConfig(contiguous(4, 8192, 7168, 2048), t).hasAlt());
+  EXPECT_FALSE(selectConfig(masked(4, 64, 7168, 2048), t).hasAlt());
+  SelectOptions off = kernelCapabilities();
+  off.allowAltTile = false;
+  EXPECT_FALSE(selectConfig(masked(4, 256, 7168, 2048), t, off).hasAlt());
+  // checkConfig's rules for a second shape.
+  KernelConfig bad = c;
+  bad.altBlockN = 256;
+  EXPECT_NE(checkConfig(bad, p, t).find("the second tile shape"),
+            std::string::npos);
+  bad = c;
+  bad.altBlockM = 64; // one math warpgroup where the first has two
+  EXPECT_NE(checkConfig(bad, p, t).find("same math warpgroups"),
+            std::string::npos);
+  bad = c;
+  bad.altNumSMs = 133;
+  EXPECT_NE(checkConfig(bad, p, t).find("num_sms = 133"), std::string::npos);
+  KernelConfig contiguousWithAlt = c;
+  contiguousWithAlt.blockM = 128;
+  contiguousWithAlt.stages = 4;
+  EXPECT_EQ(checkConfig(contiguousWithAlt, contiguous(4, 256, 7168, 2048), t),
+            "a second tile shape (alt_block_m) is only supported for the "
+            "masked layout, not the grouped contiguous layout");
 }
 
 TEST(ConfigSelection, StreamBWhereBIsReadOnceOrInOneWave) {

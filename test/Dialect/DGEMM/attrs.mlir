@@ -96,4 +96,25 @@ func.func private @config_any_order_bounds()
                                    math_warpgroups = 2, swizzle_group = 16,
                                    num_sms = 2>}
 
+// A second tile shape (masked layout): printed only when set, after
+// stream_b.
+// CHECK-LABEL: func.func private @config_alt()
+// CHECK-SAME:    swizzle_group = 16, num_sms = 112, stream_b = true, alt_block_m = 128, alt_block_n = 192, alt_stages = 4, alt_num_sms = 132>
+func.func private @config_alt()
+    attributes {c = #dgemm.config<block_m = 256, block_n = 128, stages = 3,
+                                  cluster = 1, multicast = none,
+                                  math_warpgroups = 2, swizzle_group = 16,
+                                  num_sms = 112, stream_b = true,
+                                  alt_block_m = 128, alt_block_n = 192,
+                                  alt_stages = 4, alt_num_sms = 132>}
+
+// Without one: no alt_ fields.
+// CHECK-LABEL: func.func private @config_no_alt()
+// CHECK-SAME:    swizzle_group = 16, num_sms = 112>}{{$}}
+func.func private @config_no_alt()
+    attributes {c = #dgemm.config<block_m = 256, block_n = 128, stages = 3,
+                                  cluster = 1, multicast = none,
+                                  math_warpgroups = 2, swizzle_group = 16,
+                                  num_sms = 112>}
+
 }

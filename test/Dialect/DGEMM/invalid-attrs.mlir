@@ -201,3 +201,27 @@ func.func private @config_unknown_param() attributes {c = #dgemm.config<block_m 
 // expected-error @+2 {{expected integer value}}
 // expected-error @+1 {{failed to parse DGEMM_ConfigAttr parameter 'stream_b'}}
 func.func private @config_stream_b_not_bool() attributes {c = #dgemm.config<block_m = 64, block_n = 16, stages = 8, cluster = 1, multicast = none, math_warpgroups = 1, swizzle_group = 1, num_sms = 132, stream_b = yes>}
+
+// -----
+
+// Config: a second tile shape of 96 rows.
+// expected-error @+1 {{alt_block_m must be 64 or 128 (below block_m), got 96}}
+func.func private @config_alt_bm96() attributes {c = #dgemm.config<block_m = 256, block_n = 128, stages = 3, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 112, alt_block_m = 96, alt_block_n = 192, alt_stages = 4, alt_num_sms = 132>}
+
+// -----
+
+// Config: a second tile shape without its block N.
+// expected-error @+1 {{alt_block_n must be a multiple of 8 in [8, 256] (wgmma N), got 0}}
+func.func private @config_alt_bn0() attributes {c = #dgemm.config<block_m = 256, block_n = 128, stages = 3, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 112, alt_block_m = 128, alt_stages = 4, alt_num_sms = 132>}
+
+// -----
+
+// Config: a second tile shape without stages.
+// expected-error @+1 {{alt_stages must be in [1, 32], got 0}}
+func.func private @config_alt_stages0() attributes {c = #dgemm.config<block_m = 256, block_n = 128, stages = 3, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 112, alt_block_m = 128, alt_block_n = 192, alt_num_sms = 132>}
+
+// -----
+
+// Config: a second tile shape without CTAs.
+// expected-error @+1 {{alt_num_sms must be positive, got 0}}
+func.func private @config_alt_sms0() attributes {c = #dgemm.config<block_m = 256, block_n = 128, stages = 3, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 112, alt_block_m = 128, alt_block_n = 192, alt_stages = 4>}

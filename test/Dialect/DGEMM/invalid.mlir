@@ -1988,3 +1988,68 @@ func.func @offsets_len(%a: memref<512x512xf8E4M3FN>, %sa: memref<512x4xf32, stri
       groups(%off : memref<512xi32>) outs(%d : memref<512x256xbf16>)
   return
 }
+
+// -----
+
+// A second tile shape on a normal GEMM (masked layout only).
+func.func @gemm_config_alt(%a: memref<128x512xf8E4M3FN>,
+    %sa: memref<128x4xf32, strided<[1, 128]>>, %b: memref<256x512xf8E4M3FN>,
+    %sb: memref<2x4xf32>, %d: memref<128x256xbf16>) {
+  // expected-error-re @+1 {{'dgemm.gemm' op config #dgemm.config<{{.*}}> cannot run this GEMM: a second tile shape (alt_block_m) is only supported for the masked layout, not the normal GEMM}}
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<128x512xf8E4M3FN>,
+                 memref<128x4xf32, strided<[1, 128]>>, memref<256x512xf8E4M3FN>,
+                 memref<2x4xf32>)
+      outs(%d : memref<128x256xbf16>)
+      {config = #dgemm.config<block_m = 256, block_n = 128, stages = 3,
+                              cluster = 1, multicast = none,
+                              math_warpgroups = 2, swizzle_group = 1,
+                              num_sms = 2, alt_block_m = 128, alt_block_n = 128,
+                              alt_stages = 4, alt_num_sms = 2>}
+  return
+}
+
+// -----
+
+// A masked second tile shape over the register budget.
+func.func @grouped_masked_alt_registers(%a: memref<4x256x512xf8E4M3FN>,
+    %sa: memref<4x256x4xf32, strided<[1024, 1, 256]>>,
+    %b: memref<4x256x512xf8E4M3FN>, %sb: memref<4x2x4xf32>, %g: memref<4xi32>,
+    %d: memref<4x256x256xbf16>) {
+  // expected-error-re @+1 {{'dgemm.grouped_gemm' op config #dgemm.config<{{.*}}> cannot run this GEMM: the second tile shape (alt_block_m = 128, alt_block_n = 256, alt_stages = 3, alt_num_sms = 8): block_m = 128, block_n = 256 needs 296 registers per consumer thread, over the budget of 232}}
+  dgemm.grouped_gemm #dgemm.grouped<masked>
+      ins(%a, %sa, %b, %sb : memref<4x256x512xf8E4M3FN>,
+          memref<4x256x4xf32, strided<[1024, 1, 256]>>,
+          memref<4x256x512xf8E4M3FN>, memref<4x2x4xf32>)
+      groups(%g : memref<4xi32>)
+      outs(%d : memref<4x256x256xbf16>)
+      {m_hint = 256 : i64,
+       config = #dgemm.config<block_m = 256, block_n = 128, stages = 3,
+                              cluster = 1, multicast = none,
+                              math_warpgroups = 2, swizzle_group = 1,
+                              num_sms = 8, alt_block_m = 128, alt_block_n = 256,
+                              alt_stages = 3, alt_num_sms = 8>}
+  return
+}
+
+// -----
+
+// A second tile shape as large as the first.
+func.func @grouped_masked_alt_block_m(%a: memref<4x256x512xf8E4M3FN>,
+    %sa: memref<4x256x4xf32, strided<[1024, 1, 256]>>,
+    %b: memref<4x256x512xf8E4M3FN>, %sb: memref<4x2x4xf32>, %g: memref<4xi32>,
+    %d: memref<4x256x256xbf16>) {
+  // expected-error-re @+1 {{'dgemm.grouped_gemm' op config #dgemm.config<{{.*}}> cannot run this GEMM: alt_block_m = 128 must be below block_m = 128 with the same math warpgroups (2)}}
+  dgemm.grouped_gemm #dgemm.grouped<masked>
+      ins(%a, %sa, %b, %sb : memref<4x256x512xf8E4M3FN>,
+          memref<4x256x4xf32, strided<[1024, 1, 256]>>,
+          memref<4x256x512xf8E4M3FN>, memref<4x2x4xf32>)
+      groups(%g : memref<4xi32>)
+      outs(%d : memref<4x256x256xbf16>)
+      {m_hint = 256 : i64,
+       config = #dgemm.config<block_m = 128, block_n = 128, stages = 3,
+                              cluster = 1, multicast = none,
+                              math_warpgroups = 2, swizzle_group = 1,
+                              num_sms = 8, alt_block_m = 128, alt_block_n = 64,
+                              alt_stages = 3, alt_num_sms = 8>}
+  return
+}

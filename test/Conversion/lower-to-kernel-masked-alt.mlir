@@ -1,0 +1,62 @@
+// RUN: dgemm-opt %s --dgemm-lower-to-kernel | FileCheck %s
+
+// A masked config with a second tile shape (alt_block_m, ...): one kernel
+// whose entry block reads masked_m (the 4 loads issued before any is used),
+// counts each shape's tiles (sum of ceil(rows / block M) times the N
+// blocks), prices them as ceil(tiles / CTAs) rounds of the shape's tile
+// (tileRoundCost: 98304 for 256x128, 45056 for 128x64) over the shape's own
+// CTAs (min(grid, 16) and min(grid, 24)), and branches to the cheaper one;
+// a CTA past its shape's count returns. The launch contract: the larger CTA
+// count, the larger shared memory, and the second shape's maps of A, A's
+// scales, B and D after the first's eight parameters.
+
+// CHECK-LABEL: llvm.func @dgemm_grouped_masked_g4_n512_k512_bm256_bn128_s3_g1_c16_alt128x64s4c24(
+// CHECK-SAME: block_m = 256 : i64, block_n = 128 : i64
+// CHECK-SAME: max_ctas = 24 : i64
+// CHECK-SAME: {kind = "ptr", operand = 5 : i64}, {box = [128, 128, 1], dims = [2, 1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}, {box = [128, 1, 1], dims = [1, 2, 0], dtype = "f32", kind = "tensor_map", operand = 1 : i64, swizzle = 0 : i64}, {box = [128, 64, 1], dims = [2, 1, 0], dtype = "u8", kind = "tensor_map", operand = 2 : i64, swizzle = 128 : i64}, {box = [64, 128, 1], dims = [2, 1, 0], dtype = "bf16", kind = "tensor_map", operand = 5 : i64, swizzle = 128 : i64}]
+// CHECK-COUNT-4: llvm.load %{{.+}} : !llvm.ptr<1> -> i32
+// CHECK-NOT:     llvm.load
+// CHECK:         %[[GRID:.+]] = nvvm.read.ptx.sreg.nctaid.x : i32
+// CHECK:         arith.minui %[[GRID]], %c16_i32
+// CHECK:         %[[COST0:.+]] = arith.muli %{{.+}}, %c98304_i64 : i64
+// CHECK:         arith.minui %[[GRID]], %c24_i32
+// CHECK:         %[[COST1:.+]] = arith.muli %{{.+}}, %c45056_i64 : i64
+// CHECK:         %[[ALT:.+]] = arith.cmpi ult, %[[COST1]], %[[COST0]] : i64
+// CHECK:         llvm.cond_br %[[ALT]], ^[[ALTCHECK:bb[0-9]+]], ^[[MAINCHECK:bb[0-9]+]]
+// CHECK:       ^[[MAINCHECK]]:
+// CHECK:         arith.minui %{{.+}}, %c16_i32
+// CHECK:         llvm.cond_br %{{.+}}, ^[[MAIN:bb[0-9]+]], ^[[IDLE:bb[0-9]+]]
+// CHECK:       ^[[ALTCHECK]]:
+// CHECK:         arith.minui %{{.+}}, %c24_i32
+// CHECK:         llvm.cond_br %{{.+}}, ^[[ALTBODY:bb[0-9]+]], ^[[IDLE]]
+// The first shape's body: 256x128 tiles, masked_m stored to shared memory
+// from the entry block's loads (thread g stores group g's), no global read.
+// CHECK:       ^[[MAIN]]:
+// CHECK-NOT:     llvm.load %{{.+}} : !llvm.ptr<1> -> i32
+// CHECK:         dgemm.wgmma_tile %{{.+}}, %{{.+}} {n = 128 : i32}
+// CHECK:         llvm.return
+// The second shape's: 128x64 tiles.
+// CHECK:       ^[[ALTBODY]]:
+// CHECK-NOT:     dgemm.wgmma_tile %{{.+}}, %{{.+}} {n = 128 : i32}
+// CHECK:         dgemm.wgmma_tile %{{.+}}, %{{.+}} {n = 64 : i32}
+// CHECK:         llvm.return
+// CHECK:       ^[[IDLE]]:
+// CHECK-NEXT:    llvm.return
+func.func @masked_alt(%a: memref<4x320x512xf8E4M3FN>,
+    %sa: memref<4x320x4xf32, strided<[1280, 1, 320]>>,
+    %b: memref<4x512x512xf8E4M3FN>, %sb: memref<4x4x4xf32>, %g: memref<4xi32>,
+    %d: memref<4x320x512xbf16>) {
+  dgemm.grouped_gemm #dgemm.grouped<masked>
+      ins(%a, %sa, %b, %sb : memref<4x320x512xf8E4M3FN>,
+          memref<4x320x4xf32, strided<[1280, 1, 320]>>,
+          memref<4x512x512xf8E4M3FN>, memref<4x4x4xf32>)
+      groups(%g : memref<4xi32>)
+      outs(%d : memref<4x320x512xbf16>)
+      {m_hint = 256 : i64,
+       config = #dgemm.config<block_m = 256, block_n = 128, stages = 3,
+                              cluster = 1, multicast = none,
+                              math_warpgroups = 2, swizzle_group = 1,
+                              num_sms = 16, alt_block_m = 128, alt_block_n = 64,
+                              alt_stages = 4, alt_num_sms = 24>}
+  return
+}
