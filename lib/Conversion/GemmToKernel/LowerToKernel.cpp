@@ -182,9 +182,10 @@ namespace {
 struct LowerToKernelPass
     : public mlir::dgemm::impl::DGEMMLowerToKernelBase<LowerToKernelPass> {
   using Base::Base;
-  /// The layout of a kernel for `config`: KernelLayout::get, then what the
-  /// pass's options (and their 'auto' rules) decide.
-  KernelLayout layoutFor(const ::dgemm::KernelConfig &config,
+  /// The layout of a kernel for `config` (`secondShape`: a masked kernel's
+  /// second tile shape): KernelLayout::get, then what the pass's options
+  /// (and their 'auto' rules) decide.
+  KernelLayout layoutFor(const ::dgemm::KernelConfig &config, bool secondShape,
                          const ::dgemm::ProblemDesc &p, bool accumulate) {
     KernelLayout layout = KernelLayout::get(config, p, wgmmaParts, accumulate);
     // Two consumer warpgroups splitting the K blocks of a 64-row tile
@@ -274,9 +275,13 @@ struct LowerToKernelPass
     // cold on the H200, past the 500 ms goal) and ran within 0.3-0.7% of
     // the ring loop there (bench/results/2026-12-03-2943ef7-ab-lower-
     // 192col-stage-unroll-off.log; 4096x24576x1536 1219 against 1217).
+    // So does a masked kernel's second tile shape of 192 columns or more,
+    // whatever K: beside the first shape's body its unrolled loop doubled
+    // ptxas's time (128x192 at K 2048: 427 against 221 ms for the kernel).
     bool unrollable = layout.kUnroll == 1 && !layout.kSplit &&
                       !layout.tailSplit;
-    bool wideShortK = layout.blockN >= 192 && layout.kBlocks < 16;
+    bool wideShortK = layout.blockN >= 192 &&
+                      (layout.kBlocks < 16 || secondShape);
     bool autoUnroll = unrollable && layout.kBlocks >= 8 && !wideShortK &&
                       !layout.perRowB && !layout.f32Out &&
                       !layout.kGrouped();
@@ -437,11 +442,12 @@ struct LowerToKernelPass
       auto normal = dyn_cast<GemmOp>(op);
       bool accumulate =
           (normal && normal.getC()) || isa<KGroupedGemmOp>(op);
-      KernelLayout layout = layoutFor(config, p, accumulate);
+      KernelLayout layout = layoutFor(config, /*secondShape=*/false, p,
+                                      accumulate);
       // The masked layout's second tile shape, built into the same kernel.
       std::optional<KernelLayout> alt;
       if (config.hasAlt())
-        alt = layoutFor(config.alt(), p, accumulate);
+        alt = layoutFor(config.alt(), /*secondShape=*/true, p, accumulate);
       int64_t smemLimit = gemm.getEffectiveTarget().getSmem();
       int64_t smemBytes =
           alt ? std::max(layout.smemBytes, alt->smemBytes) : layout.smemBytes;
