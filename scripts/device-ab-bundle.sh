@@ -16,6 +16,12 @@ set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-ab-bundle-cache
 cd "$root" || exit 2
 CMD=${CMD:?set CMD to the bench command}
+# A folder that already holds rounds (a warm machine keeps /tmp) would mix
+# them into this run's summary.
+if compgen -G "$OUT/*-[0-9]*.jsonl" > /dev/null; then
+  echo "$OUT already holds <variant>-<round>.jsonl files: use an empty folder"
+  exit 2
+fi
 [ -f .bundle/base.tar.xz ] || { echo "no .bundle/base.tar.xz"; exit 2; }
 # Extra variants: .bundle/var-<name>.tar.xz, each timed as <name>.
 variants=(base new)
