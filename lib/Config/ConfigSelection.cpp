@@ -116,6 +116,14 @@
 // that keep the waves. swizzleGroup = 1 for a single wave, else
 // min(16, N blocks), kept even with multicast A.
 //
+// Second tile shape (masked, G >= 2, 256-row tiles on single CTAs)
+// ----------------------------------------------------------------
+// altBlockM/N/Stages: the best config with block M <= 128 and no multicast,
+// on all SMs (altNumSMs). The kernel holds both and prices each on the
+// device from masked_m as ceil(tiles / CTAs) * tileRoundCost, so groups with
+// more rows than expected (each a second, nearly empty 256-row block) can
+// run as 128-row tiles (docs/config-selection.md, "Two tile shapes").
+//
 //===----------------------------------------------------------------------===//
 
 #include "dgemm/Config/ConfigSelection.h"

@@ -298,8 +298,18 @@ TEST(Compiler, GroupedKernelsCompile) {
     EXPECT_EQ(c.groups, masked ? 4 : 8);
     EXPECT_EQ(c.cluster, 1);
     // A, A scales, B and D maps (masked: A, its scales and D 3-D); B-scale
-    // pointer; M; the groups tensor's address; masked: D's address.
-    ASSERT_EQ(c.params.size(), masked ? 8u : 7u);
+    // pointer; M; the groups tensor's address; masked: D's address, then
+    // (4 groups of 256 rows: the selection adds a 128x192 tile shape) that
+    // shape's maps of A, A scales, B and D, on all 132 CTAs.
+    ASSERT_EQ(c.params.size(), masked ? 12u : 7u);
+    if (masked) {
+      EXPECT_NE(c.kernelName.find("_alt128x192s4c132"), std::string::npos);
+      EXPECT_EQ(c.maxCtas, 132);
+      EXPECT_EQ(c.params[8].box, (std::vector<int64_t>{128, 128, 1}));
+      EXPECT_EQ(c.params[0].box, (std::vector<int64_t>{128, 256, 1}));
+      EXPECT_EQ(c.params[10].box, (std::vector<int64_t>{128, 192, 1}));
+      EXPECT_EQ(c.params[11].operand, 5);
+    }
     EXPECT_EQ(c.params[0].dims.size(), masked ? 3u : 2u);
     EXPECT_EQ(c.params[2].dims, (std::vector<int64_t>{2, 1, 0}));
     EXPECT_EQ(c.params[3].kind, ParamKind::TensorMap);

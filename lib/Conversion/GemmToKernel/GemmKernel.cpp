@@ -68,6 +68,11 @@
 //     overwrite shared memory. Option (off by default): masked-walk=cost
 //     walks the M blocks by their count of 64-row waves with valid rows,
 //     fullest first, every other round in reverse.
+//   masked with a second tile shape (config alt_block_m; buildGemmKernel's
+//     `alt`): the entry block loads masked_m, counts both shapes' tiles and
+//     branches to the body of the shape whose ceil(tiles / CTAs) rounds cost
+//     less (takesAltShape); each body is this kernel for its layout, on its
+//     own CTA count, with its maps at kMapA.. or kAltMapA...
 //
 // Weight-gradient form (1x128 B scales, f32 D, optionally D += A * B^T):
 // each stage also receives the tile's BN B scales of its K block by TMA (a
