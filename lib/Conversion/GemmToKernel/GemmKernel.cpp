@@ -1682,19 +1682,6 @@ LLVM::LLVMFuncOp mlir::dgemm::buildGemmKernel(OpBuilder &b, Location loc,
   Block *idle = b.createBlock(&body, body.end());
   b.setInsertionPointToStart(entry);
   KernelIR k(b, loc);
-  {
-    // Thread 0 prefetches both shapes' maps while masked_m is read (a
-    // one-shape kernel's prefetch overlaps its own read of masked_m; here
-    // the body's would come after the branch).
-    auto first = scf::IfOp::create(b, loc, k.eq(k.tid(), k.c32(0)), false);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(first.thenBlock());
-    for (GemmKernelParam p : {kMapA, kMapSFA, kMapB, kMapD, kAltMapA,
-                              kAltMapSFA, kAltMapB, kAltMapD})
-      NVVM::PrefetchOp::create(b, loc, /*cacheLevel=*/nullptr,
-                               /*evictPriority=*/nullptr, fn.getArgument(p),
-                               /*predicate=*/Value(), b.getUnitAttr());
-  }
   SmallVector<Value> loaded;
   Value useAlt = takesAltShape(k, b, loc, fn, l, *alt, loaded);
   LLVM::CondBrOp::create(b, loc, useAlt, altCheck, mainCheck);
