@@ -117,14 +117,14 @@ namespace {
 class GemmKernelBuilder {
 public:
   /// `altShape`: this body is the second tile shape's (its maps are the
-  /// kAltMap* parameters). `ownCtas`: the body walks its tiles over the
-  /// first min(grid, l.maxCtas) CTAs (a kernel with two tile shapes, whose
-  /// grid is the larger count; the other CTAs do not enter the body).
+  /// kAltMap* parameters). `ownCtas`: the body walks its tiles over that
+  /// many first CTAs (a kernel with two tile shapes, whose grid is the
+  /// larger count; the other CTAs do not enter the body); null: the grid.
   /// `loadedCounts`: masked_m[0..G) as already loaded (a two-shape kernel
   /// with at most 8 groups), copied to shared memory instead of read again.
   GemmKernelBuilder(OpBuilder &b, Location loc, const KernelLayout &l,
                     LLVM::LLVMFuncOp fn, StringRef smemSymbol,
-                    bool altShape = false, bool ownCtas = false,
+                    bool altShape = false, Value ownCtas = Value(),
                     ArrayRef<Value> loadedCounts = {})
       : k(b, loc), b(b), loc(loc), l(l), fn(fn), smemSymbol(smemSymbol),
         altShape(altShape), ownCtas(ownCtas), loadedCounts(loadedCounts) {}
@@ -155,9 +155,7 @@ public:
       tileStep = NVVM::ClusterDimXOp::create(b, loc, k.i32);
     } else {
       firstTile = k.ctaId();
-      tileStep = k.numCtas();
-      if (ownCtas)
-        tileStep = arith::MinUIOp::create(b, loc, tileStep, k.c32(l.maxCtas));
+      tileStep = ownCtas ? ownCtas : k.numCtas();
     }
     if (l.tailSplit) {
       // The last wave's tiles (tiles % CTAs of them) are split when they
@@ -1507,7 +1505,8 @@ private:
   const KernelLayout &l;
   LLVM::LLVMFuncOp fn;
   StringRef smemSymbol;
-  bool altShape, ownCtas;
+  bool altShape;
+  Value ownCtas;
   ArrayRef<Value> loadedCounts;
   Value smem, tid, numMBlocks, tiles, firstTile, tileStep;
   Value rank; // CTA rank in the cluster (cluster > 1 only)
@@ -1525,14 +1524,14 @@ private:
 /// the same answer in every thread of the grid. Each shape's tiles are
 /// sum_g ceil(rows_g / block M) * N blocks with rows_g = min(max(masked_m[g],
 /// 0), M_max); its cost is ceil(tiles / CTAs) rounds of its tile
-/// (::dgemm::tileRoundCost) over its CTAs, min(grid, its maxCtas); the
-/// second shape runs when it costs less.
+/// (::dgemm::tileRoundCost) over its CTAs, min(grid, its maxCtas), which
+/// `ctasL` and `ctasAlt` get; the second shape runs when it costs less.
 /// With at most 8 groups (one chunk, straight-line code) `loaded` gets
 /// masked_m[0..G) as loaded, for the bodies' copy to shared memory.
 static Value takesAltShape(KernelIR &k, OpBuilder &b, Location loc,
                            LLVM::LLVMFuncOp fn, const KernelLayout &l,
-                           const KernelLayout &alt,
-                           SmallVectorImpl<Value> &loaded) {
+                           const KernelLayout &alt, Value &ctasL,
+                           Value &ctasAlt, SmallVectorImpl<Value> &loaded) {
   ::dgemm::ProblemDesc p;
   p.kind = l.kind;
   p.n = l.n;
@@ -1585,13 +1584,12 @@ static Value takesAltShape(KernelIR &k, OpBuilder &b, Location loc,
     mBlocksL = loop.getResult(0);
     mBlocksAlt = loop.getResult(1);
   }
-  // In 64 bits: blocks * N blocks * cost may pass 2^31. Each shape's rounds
-  // over its own CTAs, min(grid, its maxCtas).
+  // In 64 bits: blocks * N blocks * cost may pass 2^31.
   Value grid = k.numCtas();
   auto cost = [&](Value mBlocks, int64_t nBlocks, int64_t tileCost,
-                  int64_t maxCtas) {
-    Value ctas = arith::ExtUIOp::create(
-        b, loc, k.i64, arith::MinUIOp::create(b, loc, grid, k.c32(maxCtas)));
+                  int64_t maxCtas, Value &shapeCtas) {
+    shapeCtas = arith::MinUIOp::create(b, loc, grid, k.c32(maxCtas));
+    Value ctas = arith::ExtUIOp::create(b, loc, k.i64, shapeCtas);
     Value tiles = arith::MulIOp::create(
         b, loc, arith::ExtUIOp::create(b, loc, k.i64, mBlocks),
         arith::ConstantIntOp::create(b, loc, k.i64, nBlocks));
@@ -1605,8 +1603,8 @@ static Value takesAltShape(KernelIR &k, OpBuilder &b, Location loc,
     return arith::MulIOp::create(
         b, loc, rounds, arith::ConstantIntOp::create(b, loc, k.i64, tileCost));
   };
-  Value c0 = cost(mBlocksL, l.nBlocks, costL, l.maxCtas);
-  Value c1 = cost(mBlocksAlt, alt.nBlocks, costAlt, alt.maxCtas);
+  Value c0 = cost(mBlocksL, l.nBlocks, costL, l.maxCtas, ctasL);
+  Value c1 = cost(mBlocksAlt, alt.nBlocks, costAlt, alt.maxCtas, ctasAlt);
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c1, c0);
 }
 
@@ -1682,25 +1680,24 @@ LLVM::LLVMFuncOp mlir::dgemm::buildGemmKernel(OpBuilder &b, Location loc,
   Block *idle = b.createBlock(&body, body.end());
   b.setInsertionPointToStart(entry);
   KernelIR k(b, loc);
+  Value ctasL, ctasAlt; // each shape's CTAs
   SmallVector<Value> loaded;
-  Value useAlt = takesAltShape(k, b, loc, fn, l, *alt, loaded);
+  Value useAlt = takesAltShape(k, b, loc, fn, l, *alt, ctasL, ctasAlt, loaded);
   LLVM::CondBrOp::create(b, loc, useAlt, altCheck, mainCheck);
-  for (auto [check, run, shape] :
-       {std::tuple(mainCheck, mainBody, &l), std::tuple(altCheck, altBody, alt)}) {
+  for (auto [check, run, ctas] : {std::tuple(mainCheck, mainBody, ctasL),
+                                  std::tuple(altCheck, altBody, ctasAlt)}) {
     b.setInsertionPointToStart(check);
-    Value ctas = arith::MinUIOp::create(b, loc, k.numCtas(),
-                                        k.c32(shape->maxCtas));
     LLVM::CondBrOp::create(b, loc, k.ult(k.ctaId(), ctas), run, idle);
   }
   b.setInsertionPointToStart(idle);
   LLVM::ReturnOp::create(b, loc, ValueRange());
   b.setInsertionPointToStart(mainBody);
-  GemmKernelBuilder(b, loc, l, fn, smemSymbol, /*altShape=*/false,
-                    /*ownCtas=*/true, loaded)
+  GemmKernelBuilder(b, loc, l, fn, smemSymbol, /*altShape=*/false, ctasL,
+                    loaded)
       .build();
   b.setInsertionPointToStart(altBody);
-  GemmKernelBuilder(b, loc, *alt, fn, smemSymbol, /*altShape=*/true,
-                    /*ownCtas=*/true, loaded)
+  GemmKernelBuilder(b, loc, *alt, fn, smemSymbol, /*altShape=*/true, ctasAlt,
+                    loaded)
       .build();
   return fn;
 }

@@ -15,6 +15,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 
+#include <algorithm>
+
 namespace mlir::dgemm {
 
 /// Kernel parameters, in order. kMapD is D's tensor map (masked: 3-D);
@@ -66,6 +68,12 @@ enum KGroupedKernelParam {
 LLVM::LLVMFuncOp buildGemmKernel(OpBuilder &b, Location loc, StringRef name,
                                  const KernelLayout &l, StringRef smemSymbol,
                                  const KernelLayout *alt = nullptr);
+
+/// Dynamic shared memory of the kernel: its layout's, or with a second tile
+/// shape the larger of the two (the bodies never run together).
+inline int64_t kernelSmemBytes(const KernelLayout &l, const KernelLayout *alt) {
+  return alt ? std::max(l.smemBytes, alt->smemBytes) : l.smemBytes;
+}
 
 /// The launch contract (docs/launch-contract.md) of that kernel.
 DictionaryAttr buildGemmLaunchContract(MLIRContext *ctx, const KernelLayout &l,

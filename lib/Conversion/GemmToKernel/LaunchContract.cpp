@@ -79,12 +79,17 @@ static DictionaryAttr buildKGroupedContract(ContractBuilder &c,
        c.i64("layout", 4), c.i64("groups", l.groups)});
 }
 
+/// D's operand index. Operands in op order: A, A scales, B, B scales,
+/// [groups or C,] D.
+static int64_t dOperandOf(const KernelLayout &l) {
+  return l.grouped() || l.accumulate ? 5 : 4;
+}
+
 /// The maps of A, A's scales, B and D of a kernel of layout `l`, into
 /// maps[kMapA..kMapD].
 static void buildOperandMaps(ContractBuilder &c, const KernelLayout &l,
                              MutableArrayRef<Attribute> maps) {
-  // Operands in op order: A, A scales, B, B scales, [groups,] D.
-  const int64_t dOperand = l.grouped() || l.accumulate ? 5 : 4;
+  const int64_t dOperand = dOperandOf(l);
   if (l.masked()) {
     // A [G, M_max, K] and its scales [G, M_max, K/128] (MN-major per
     // group): 3-D maps, so a box never crosses into the next group's rows.
@@ -130,7 +135,6 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
   if (alt)
     buildOperandMaps(c, *alt, MutableArrayRef<Attribute>(params).drop_front(
                                   kAltMapA));
-  const int64_t dOperand = l.grouped() || l.accumulate ? 5 : 4;
   // Masked: D's address for the tiles that cross masked_m (row-predicated
   // stores).
   auto ptr = [&](int64_t operand) {
@@ -138,7 +142,7 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
                                 c.i64("operand", operand)});
   };
   if (l.masked())
-    params[kDPtr] = ptr(dOperand);
+    params[kDPtr] = ptr(dOperandOf(l));
   // B scales: [N, K/128] MN-major through a map, a box of BN columns per K
   // block (1x128 recipe); else the address of the 128x128 blocks.
   params[kSFBPtr] = l.perRowB ? c.tensorMap(3, {0, 1}, {l.blockN, 1}, 0, "f32")
@@ -149,8 +153,7 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
     params[kGroups] = ptr(4);
   SmallVector<NamedAttribute> fields = {
       c.i64("block", l.threads), c.i64("cluster", l.cluster),
-      c.i64("dynamic_smem",
-            alt ? std::max(l.smemBytes, alt->smemBytes) : l.smemBytes),
+      c.i64("dynamic_smem", kernelSmemBytes(l, alt)),
       c.i64("max_ctas", alt ? std::max(l.maxCtas, alt->maxCtas) : l.maxCtas),
       c.i64("block_m", l.blockM),
       c.i64("block_n", l.blockN), c.i64("n", l.n), c.i64("k", l.k),

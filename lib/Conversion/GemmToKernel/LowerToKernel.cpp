@@ -449,8 +449,7 @@ struct LowerToKernelPass
       if (config.hasAlt())
         alt = layoutFor(config.alt(), /*secondShape=*/true, p, accumulate);
       int64_t smemLimit = gemm.getEffectiveTarget().getSmem();
-      int64_t smemBytes =
-          alt ? std::max(layout.smemBytes, alt->smemBytes) : layout.smemBytes;
+      int64_t smemBytes = kernelSmemBytes(layout, alt ? &*alt : nullptr);
       if (smemBytes > smemLimit) {
         op->emitOpError() << "cannot be lowered: the kernel needs "
                           << smemBytes
