@@ -17,26 +17,31 @@
 // CHECK-COUNT-4: llvm.load %{{.+}} : !llvm.ptr<1> -> i32
 // CHECK-NOT:     llvm.load
 // CHECK:         %[[GRID:.+]] = nvvm.read.ptx.sreg.nctaid.x : i32
-// CHECK:         arith.minui %[[GRID]], %c16_i32
+// CHECK:         %[[CTAS0:.+]] = arith.minui %[[GRID]], %c16_i32
 // CHECK:         %[[COST0:.+]] = arith.muli %{{.+}}, %c98304_i64 : i64
-// CHECK:         arith.minui %[[GRID]], %c24_i32
+// CHECK:         %[[CTAS1:.+]] = arith.minui %[[GRID]], %c24_i32
 // CHECK:         %[[COST1:.+]] = arith.muli %{{.+}}, %c45056_i64 : i64
 // CHECK:         %[[ALT:.+]] = arith.cmpi ult, %[[COST1]], %[[COST0]] : i64
 // CHECK:         llvm.cond_br %[[ALT]], ^[[ALTCHECK:bb[0-9]+]], ^[[MAINCHECK:bb[0-9]+]]
 // CHECK:       ^[[MAINCHECK]]:
-// CHECK:         arith.minui %{{.+}}, %c16_i32
-// CHECK:         llvm.cond_br %{{.+}}, ^[[MAIN:bb[0-9]+]], ^[[IDLE:bb[0-9]+]]
+// CHECK:         %[[ID0:.+]] = nvvm.read.ptx.sreg.ctaid.x : i32
+// CHECK:         %[[IN0:.+]] = arith.cmpi ult, %[[ID0]], %[[CTAS0]] : i32
+// CHECK:         llvm.cond_br %[[IN0]], ^[[MAIN:bb[0-9]+]], ^[[IDLE:bb[0-9]+]]
 // CHECK:       ^[[ALTCHECK]]:
-// CHECK:         arith.minui %{{.+}}, %c24_i32
-// CHECK:         llvm.cond_br %{{.+}}, ^[[ALTBODY:bb[0-9]+]], ^[[IDLE]]
+// CHECK:         %[[ID1:.+]] = nvvm.read.ptx.sreg.ctaid.x : i32
+// CHECK:         %[[IN1:.+]] = arith.cmpi ult, %[[ID1]], %[[CTAS1]] : i32
+// CHECK:         llvm.cond_br %[[IN1]], ^[[ALTBODY:bb[0-9]+]], ^[[IDLE]]
 // The first shape's body: 256x128 tiles, masked_m stored to shared memory
 // from the entry block's loads (thread g stores group g's), no global read.
+// Each body's tile walk steps by its shape's CTA count.
 // CHECK:       ^[[MAIN]]:
 // CHECK-NOT:     llvm.load %{{.+}} : !llvm.ptr<1> -> i32
+// CHECK:         arith.addi %{{.+}}, %[[CTAS0]] : i32
 // CHECK:         dgemm.wgmma_tile %{{.+}}, %{{.+}} {n = 128 : i32}
 // CHECK:         llvm.return
 // The second shape's: 128x64 tiles.
 // CHECK:       ^[[ALTBODY]]:
+// CHECK:         arith.addi %{{.+}}, %[[CTAS1]] : i32
 // CHECK-NOT:     dgemm.wgmma_tile %{{.+}}, %{{.+}} {n = 128 : i32}
 // CHECK:         dgemm.wgmma_tile %{{.+}}, %{{.+}} {n = 64 : i32}
 // CHECK:         llvm.return
