@@ -2,7 +2,9 @@
 
 // A masked config with a second tile shape (alt_block_m, ...): one kernel
 // whose entry block reads masked_m (the 4 loads issued before any is used),
-// counts each shape's tiles (sum of ceil(rows / block M) times the N
+// sets up the first shape's ring in thread 0 while they are in flight
+// (6 barriers, the fence, the 4 maps' prefetch), counts each shape's tiles
+// (sum of ceil(rows / block M) times the N
 // blocks), prices them as ceil(tiles / CTAs) rounds of the shape's tile
 // (tileRoundCost: 98304 for 256x128, 45056 for 128x64) over the shape's own
 // CTAs (min(grid, 16) and min(grid, 24)), and branches to the cheaper one;
@@ -15,6 +17,10 @@
 // CHECK-SAME: max_ctas = 24 : i64
 // CHECK-SAME: {kind = "ptr", operand = 5 : i64}, {box = [128, 128, 1], dims = [2, 1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}, {box = [128, 1, 1], dims = [1, 2, 0], dtype = "f32", kind = "tensor_map", operand = 1 : i64, swizzle = 0 : i64}, {box = [128, 64, 1], dims = [2, 1, 0], dtype = "u8", kind = "tensor_map", operand = 2 : i64, swizzle = 128 : i64}, {box = [64, 128, 1], dims = [2, 1, 0], dtype = "bf16", kind = "tensor_map", operand = 5 : i64, swizzle = 128 : i64}]
 // CHECK-COUNT-4: llvm.load %{{.+}} : !llvm.ptr<1> -> i32
+// CHECK-NOT:     llvm.load
+// CHECK-COUNT-6: nvvm.mbarrier.init
+// CHECK:         nvvm.fence.mbarrier.init
+// CHECK-COUNT-4: nvvm.prefetch tensormap
 // CHECK-NOT:     llvm.load
 // CHECK:         %[[GRID:.+]] = nvvm.read.ptx.sreg.nctaid.x : i32
 // CHECK:         %[[CTAS0:.+]] = arith.minui %[[GRID]], %c16_i32
@@ -36,11 +42,20 @@
 // Each body's tile walk steps by its shape's CTA count.
 // CHECK:       ^[[MAIN]]:
 // CHECK-NOT:     llvm.load %{{.+}} : !llvm.ptr<1> -> i32
+// CHECK-NOT:     nvvm.mbarrier.init
+// CHECK:         nvvm.barrier0
 // CHECK:         arith.addi %{{.+}}, %[[CTAS0]] : i32
 // CHECK:         dgemm.wgmma_tile %{{.+}}, %{{.+}} {n = 128 : i32}
 // CHECK:         llvm.return
-// The second shape's: 128x64 tiles.
+// The first body does not set up its ring again; the second invalidates the
+// first shape's 6 barriers and sets up its own 8, and every thread waits for
+// that before the group counts are stored. The second shape's: 128x64 tiles.
 // CHECK:       ^[[ALTBODY]]:
+// CHECK-COUNT-6: nvvm.mbarrier.inval
+// CHECK-COUNT-8: nvvm.mbarrier.init
+// CHECK:         nvvm.barrier0
+// CHECK:         llvm.store
+// CHECK:         nvvm.barrier0
 // CHECK:         arith.addi %{{.+}}, %[[CTAS1]] : i32
 // CHECK-NOT:     dgemm.wgmma_tile %{{.+}}, %{{.+}} {n = 128 : i32}
 // CHECK:         dgemm.wgmma_tile %{{.+}}, %{{.+}} {n = 64 : i32}

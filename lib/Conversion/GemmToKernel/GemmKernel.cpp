@@ -113,6 +113,20 @@ using namespace mlir;
 using namespace mlir::dgemm;
 
 namespace {
+/// Who initialises a kernel body's ring barriers: the body's thread 0
+/// (here), the entry block before the body branched off (done: a two-shape
+/// kernel's first shape, set up while masked_m is read), or the body's
+/// thread 0 after invalidating the barriers the entry block set up for the
+/// other shape (replacing: the second shape, whose buffers may cover them).
+struct RingInit {
+  bool doneBefore = false;
+  const KernelLayout *replaced = nullptr;
+  static RingInit here() { return {}; }
+  static RingInit done() { return {true, nullptr}; }
+  static RingInit replacing(const KernelLayout &old) { return {false, &old}; }
+  bool isDone() const { return doneBefore; }
+};
+
 /// Builds the body of one GEMM kernel.
 class GemmKernelBuilder {
 public:
@@ -122,12 +136,25 @@ public:
   /// larger count; the other CTAs do not enter the body); null: the grid.
   /// `loadedCounts`: masked_m[0..G) as already loaded (a two-shape kernel
   /// with at most 8 groups), copied to shared memory instead of read again.
+  /// `ring`: who initialises the ring's barriers (RingInit).
   GemmKernelBuilder(OpBuilder &b, Location loc, const KernelLayout &l,
                     LLVM::LLVMFuncOp fn, StringRef smemSymbol,
                     bool altShape = false, Value ownCtas = Value(),
-                    ArrayRef<Value> loadedCounts = {})
+                    ArrayRef<Value> loadedCounts = {},
+                    RingInit ring = RingInit::here())
       : k(b, loc), b(b), loc(loc), l(l), fn(fn), smemSymbol(smemSymbol),
-        altShape(altShape), ownCtas(ownCtas), loadedCounts(loadedCounts) {}
+        altShape(altShape), ownCtas(ownCtas), loadedCounts(loadedCounts),
+        ring(ring) {}
+
+  /// Only thread 0's part of the ring set-up: the barriers initialised and
+  /// the tensor maps prefetched, nobody waiting (the entry block of a
+  /// two-shape kernel, before masked_m arrives; the body then gets
+  /// RingInit::done()).
+  void buildRingInit() {
+    smem = LLVM::AddressOfOp::create(b, loc, k.ptr3, smemSymbol);
+    tid = k.tid();
+    initRing();
+  }
 
   void build() {
     smem = LLVM::AddressOfOp::create(b, loc, k.ptr3, smemSymbol);
@@ -315,11 +342,29 @@ private:
   /// The first K block of the tile's share (0 but for a split tail tile).
   Value tileKStart() { return kStart ? kStart : k.c32(0); }
 
-  /// Thread 0 initialises the ring; everyone waits for it.
+  /// Thread 0 initialises the ring (unless the entry block did:
+  /// RingInit::done()); everyone waits for it.
   void initBarriers() {
+    if (!ring.isDone())
+      initRing();
+    // The replaced barriers are invalidated before any other thread may
+    // write shared memory that covers them (the group counts).
+    if (ring.replaced)
+      NVVM::Barrier0Op::create(b, loc);
+    initShared();
+  }
+
+  /// Thread 0: the ring's barriers (after invalidating those of the shape
+  /// the entry block set up, RingInit::replacing()) and the maps' prefetch.
+  void initRing() {
     auto first = scf::IfOp::create(b, loc, k.eq(tid, k.c32(0)),
                                    /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(first.thenBlock());
+    if (const KernelLayout *old = ring.replaced)
+      for (int64_t s = 0; s < 2 * old->stages; ++s)
+        NVVM::MBarrierInvalOp::create(b, loc,
+                                      k.byteAt(smem, old->barOff + 8 * s));
     for (int64_t s = 0; s < l.stages; ++s) {
       NVVM::MBarrierInitOp::create(b, loc, k.byteAt(smem, l.barOff + 8 * s),
                                    k.c32(1), Value());
@@ -342,7 +387,11 @@ private:
       NVVM::PrefetchOp::create(b, loc, /*cacheLevel=*/nullptr,
                                /*evictPriority=*/nullptr, map,
                                /*predicate=*/Value(), b.getUnitAttr());
-    b.setInsertionPointAfter(first);
+  }
+
+  /// The group counts into shared memory, the maps' templates (k-grouped),
+  /// then the CTA (or cluster) barrier that publishes the ring.
+  void initShared() {
     if (l.groupsInSmem() && !loadedCounts.empty()) {
       // masked_m as the entry block of a two-shape kernel loaded it (every
       // group, in every thread): thread g stores group g's.
@@ -1508,6 +1557,7 @@ private:
   bool altShape;
   Value ownCtas;
   ArrayRef<Value> loadedCounts;
+  RingInit ring;
   Value smem, tid, numMBlocks, tiles, firstTile, tileStep;
   Value rank; // CTA rank in the cluster (cluster > 1 only)
   // Tail split: tiles outside the last wave, tail tiles, whether this CTA's
@@ -1528,10 +1578,13 @@ private:
 /// `ctasL` and `ctasAlt` get; the second shape runs when it costs less.
 /// With at most 8 groups (one chunk, straight-line code) `loaded` gets
 /// masked_m[0..G) as loaded, for the bodies' copy to shared memory.
+/// `whileLoading` builds what runs between the first chunk's loads and
+/// their first use.
 static Value takesAltShape(KernelIR &k, OpBuilder &b, Location loc,
                            LLVM::LLVMFuncOp fn, const KernelLayout &l,
                            const KernelLayout &alt, Value &ctasL,
-                           Value &ctasAlt, SmallVectorImpl<Value> &loaded) {
+                           Value &ctasAlt, SmallVectorImpl<Value> &loaded,
+                           function_ref<void()> whileLoading) {
   ::dgemm::ProblemDesc p;
   p.kind = l.kind;
   p.n = l.n;
@@ -1541,8 +1594,8 @@ static Value takesAltShape(KernelIR &k, OpBuilder &b, Location loc,
   int64_t costAlt = ::dgemm::tileRoundCost(alt.blockM, alt.blockN, p);
   Value mMax = fn.getArgument(kM);
   // Groups in chunks of 8 whose loads are all issued before the first is
-  // used: nothing else runs before the branch, so each chunk costs one
-  // load latency (one chunk for up to 8 groups). Past G the index is
+  // used, so each chunk costs one load latency (one chunk for up to 8
+  // groups; `whileLoading` overlaps the first). Past G the index is
   // clamped and the rows count as 0.
   constexpr int64_t chunk = 8;
   auto countChunk = [&](Value g0, Value blocksL, Value blocksAlt,
@@ -1553,6 +1606,8 @@ static Value takesAltShape(KernelIR &k, OpBuilder &b, Location loc,
       rows.push_back(LLVM::LoadOp::create(
           b, loc, k.i32, k.elementAt(fn.getArgument(kGroups), at, 4)));
     }
+    if (whileLoading && l.groups <= chunk)
+      whileLoading();
     for (int64_t j = 0; j < static_cast<int64_t>(rows.size()); ++j) {
       Value r = arith::MaxSIOp::create(b, loc, rows[j], k.c32(0));
       r = arith::MinSIOp::create(b, loc, r, mMax);
@@ -1570,6 +1625,8 @@ static Value takesAltShape(KernelIR &k, OpBuilder &b, Location loc,
     std::tie(mBlocksL, mBlocksAlt) =
         countChunk(k.c32(0), k.c32(0), k.c32(0), loaded);
   } else {
+    if (whileLoading)
+      whileLoading();
     auto loop = scf::ForOp::create(b, loc, k.c32(0), k.c32(l.groups),
                                    k.c32(chunk),
                                    ValueRange{k.c32(0), k.c32(0)});
@@ -1682,7 +1739,14 @@ LLVM::LLVMFuncOp mlir::dgemm::buildGemmKernel(OpBuilder &b, Location loc,
   KernelIR k(b, loc);
   Value ctasL, ctasAlt; // each shape's CTAs
   SmallVector<Value> loaded;
-  Value useAlt = takesAltShape(k, b, loc, fn, l, *alt, ctasL, ctasAlt, loaded);
+  // masked_m's loads are issued first; while they are in flight thread 0
+  // sets up the first shape's ring, as a one-shape kernel does (the second
+  // shape's body replaces it).
+  Value useAlt = takesAltShape(k, b, loc, fn, l, *alt, ctasL, ctasAlt, loaded,
+                               [&] {
+                                 GemmKernelBuilder(b, loc, l, fn, smemSymbol)
+                                     .buildRingInit();
+                               });
   LLVM::CondBrOp::create(b, loc, useAlt, altCheck, mainCheck);
   for (auto [check, run, ctas] : {std::tuple(mainCheck, mainBody, ctasL),
                                   std::tuple(altCheck, altBody, ctasAlt)}) {
@@ -1693,11 +1757,11 @@ LLVM::LLVMFuncOp mlir::dgemm::buildGemmKernel(OpBuilder &b, Location loc,
   LLVM::ReturnOp::create(b, loc, ValueRange());
   b.setInsertionPointToStart(mainBody);
   GemmKernelBuilder(b, loc, l, fn, smemSymbol, /*altShape=*/false, ctasL,
-                    loaded)
+                    loaded, RingInit::done())
       .build();
   b.setInsertionPointToStart(altBody);
   GemmKernelBuilder(b, loc, *alt, fn, smemSymbol, /*altShape=*/true, ctasAlt,
-                    loaded)
+                    loaded, RingInit::replacing(l))
       .build();
   return fn;
 }
