@@ -80,3 +80,31 @@ func.func @masked_alt(%a: memref<4x320x512xf8E4M3FN>,
                               alt_stages = 4, alt_num_sms = 24>}
   return
 }
+
+// More than 8 groups: the entry block sets up the first shape's ring, then
+// reads masked_m in chunks of 8 (a loop), then branches; each body copies
+// masked_m to shared memory itself.
+// CHECK-LABEL: llvm.func @dgemm_grouped_masked_g12_n512_k512_bm256_bn128_s3_g1_c16_alt128x64s4c24(
+// CHECK-COUNT-6: nvvm.mbarrier.init
+// CHECK:         nvvm.fence.mbarrier.init
+// CHECK:         scf.for
+// CHECK-COUNT-8:   llvm.load %{{.+}} : !llvm.ptr<1> -> i32
+// CHECK:         llvm.cond_br
+func.func @masked_alt_12_groups(%a: memref<12x320x512xf8E4M3FN>,
+    %sa: memref<12x320x4xf32, strided<[1280, 1, 320]>>,
+    %b: memref<12x512x512xf8E4M3FN>, %sb: memref<12x4x4xf32>,
+    %g: memref<12xi32>, %d: memref<12x320x512xbf16>) {
+  dgemm.grouped_gemm #dgemm.grouped<masked>
+      ins(%a, %sa, %b, %sb : memref<12x320x512xf8E4M3FN>,
+          memref<12x320x4xf32, strided<[1280, 1, 320]>>,
+          memref<12x512x512xf8E4M3FN>, memref<12x4x4xf32>)
+      groups(%g : memref<12xi32>)
+      outs(%d : memref<12x320x512xbf16>)
+      {m_hint = 256 : i64,
+       config = #dgemm.config<block_m = 256, block_n = 128, stages = 3,
+                              cluster = 1, multicast = none,
+                              math_warpgroups = 2, swizzle_group = 1,
+                              num_sms = 16, alt_block_m = 128, alt_block_n = 64,
+                              alt_stages = 4, alt_num_sms = 24>}
+  return
+}

@@ -69,7 +69,8 @@
 //     walks the M blocks by their count of 64-row waves with valid rows,
 //     fullest first, every other round in reverse.
 //   masked with a second tile shape (config alt_block_m; buildGemmKernel's
-//     `alt`): the entry block loads masked_m, counts both shapes' tiles and
+//     `alt`): the entry block loads masked_m (thread 0 setting up the first
+//     shape's ring meanwhile: RingInit), counts both shapes' tiles and
 //     branches to the body of the shape whose ceil(tiles / CTAs) rounds cost
 //     less (takesAltShape); each body is this kernel for its layout, on its
 //     own CTA count, with its maps at kMapA.. or kAltMapA...
@@ -1595,7 +1596,8 @@ static Value takesAltShape(KernelIR &k, OpBuilder &b, Location loc,
   Value mMax = fn.getArgument(kM);
   // Groups in chunks of 8 whose loads are all issued before the first is
   // used, so each chunk costs one load latency (one chunk for up to 8
-  // groups; `whileLoading` overlaps the first). Past G the index is
+  // groups, whose loads `whileLoading` overlaps; with more it runs before
+  // the loop). Past G the index is
   // clamped and the rows count as 0.
   constexpr int64_t chunk = 8;
   auto countChunk = [&](Value g0, Value blocksL, Value blocksAlt,
