@@ -13,7 +13,8 @@ Cases:
   m x U(0.7, 1.3) (kind "drawn"), each checked and timed;
 - ``--random N`` random cases per layout (kind "random", checked, not
   timed): 1..8 groups, sizes including 0, 1 and ones that are not multiples
-  of the block, N a multiple of 16, K a multiple of 128.
+  of the block, N a multiple of 16, K a multiple of 128; with N > 0 also
+  the two masked cases of 12 groups of many_group_cases().
 
 Contiguous: each group's rows padded to a multiple of 128 (padding rows of
 m_indices = -1), plus, in the random cases, whole 128-row blocks of -1
@@ -83,6 +84,21 @@ def random_cases(count, seed):
             out.append(dict(layout=layout, groups=g, m=max(1, max(sizes)), n=n, k=k,
                             sizes=sizes, kind="random", skip_blocks=layout == "contiguous"))
     return out
+
+
+def many_group_cases():
+    """Two masked cases of 12 groups (expected m = 256, N = 1024, K = 512;
+    kind "random": checked, not timed). Their config holds two tile shapes
+    (256x128 on 96 CTAs, 128x128 on 132), and past 8 groups the kernel's
+    entry block reads masked_m in a loop (GemmKernel.cpp, takesAltShape).
+    Priced as the kernel prices them (ceil(tiles / CTAs) x tileRoundCost),
+    every group at 256 rows runs the first shape (98304 against 114688) and
+    the second list, most groups past 256 rows with an empty and a one-row
+    group, the second (196608 against 114688)."""
+    shape = dict(layout="masked", groups=12, m=256, n=1024, k=512, kind="random",
+                 skip_blocks=False)
+    return [dict(shape, sizes=[256] * 12),
+            dict(shape, sizes=[300, 0, 1, 320, 257, 299, 310, 288, 300, 270, 260, 319])]
 
 
 def sizes_for(shape, mode, rng):
@@ -396,14 +412,19 @@ def main(argv=None):
     cases = []
     if args.sanitize:
         # The third takes block M 256: a group ending inside its second row
-        # wave (300 rows) and an empty one.
+        # wave (300 rows) and an empty one. The fourth: 12 groups on the
+        # second tile shape (many_group_cases), whose body replaced the
+        # barriers the entry block set up for the first.
+        many = {key: v for key, v in many_group_cases()[1].items() if key != "kind"}
         cases = [(dict(layout="contiguous", groups=3, m=200, n=392, k=640), [200, 0, 130], True),
                  (dict(layout="masked", groups=3, m=100, n=392, k=640), [100, 0, 37], False),
-                 (dict(layout="masked", groups=2, m=512, n=4096, k=384), [300, 0], False)]
+                 (dict(layout="masked", groups=2, m=512, n=4096, k=384), [300, 0], False),
+                 (many, many["sizes"], False)]
     else:
         if not args.no_csv:
             cases += [(shape, sizes, False) for shape, sizes in reference_cases(args.seed)]
-        for c in random_cases(args.random, args.seed):
+        extra = many_group_cases() if args.random else []
+        for c in random_cases(args.random, args.seed) + extra:
             cases.append((c, c["sizes"], c["skip_blocks"]))
     timer = None if args.sanitize else RB.Timer(torch, args.iters, args.warmup)
     start = time.monotonic()

@@ -130,10 +130,12 @@ def render(records, source_name, deepgemm_rows=None, bench_records=None):
     rnd = [r for r in cases if r.get("kind") == "random"]
     if rnd:
         ok = sum(1 for r in rnd if r.get("ok"))
-        out.append("- Random cases (group counts 1-8, sizes with 0, 1 and non-multiples of "
+        counts = [r["groups"] for r in rnd if "groups" in r]
+        span = "%d-%d" % (min(counts), max(counts)) if counts else "?"
+        out.append("- Random cases (group counts %s, sizes with 0, 1 and non-multiples of "
                    "the block; contiguous with skipped -1 blocks): %d of %d pass the strict "
                    "check; rows that must stay untouched: %d checked, %d written." % (
-                       ok, len(rnd), sum(_t(r, "check", "untouched_rows") or 0 for r in cases),
+                       span, ok, len(rnd), sum(_t(r, "check", "untouched_rows") or 0 for r in cases),
                        sum(_t(r, "check", "untouched_written") or 0 for r in cases)))
     offs = [r for r in cases if r.get("offsets_match") is not None]
     if offs:

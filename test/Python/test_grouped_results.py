@@ -35,6 +35,20 @@ class CaseLists(unittest.TestCase):
             self.assertEqual(c["skip_blocks"], c["layout"] == "contiguous")
         self.assertEqual(cases, rg.random_cases(40, seed=3))  # seeded
 
+    def test_many_group_cases(self):
+        # More than 8 groups (the two-shape entry's loop), one list at the
+        # expected rows and one mostly past them, with 0 and 1.
+        first, second = rg.many_group_cases()
+        for c in (first, second):
+            self.assertEqual(c["layout"], "masked")
+            self.assertEqual(len(c["sizes"]), c["groups"])
+            self.assertGreater(c["groups"], 8)
+            self.assertEqual(c["kind"], "random")
+        self.assertEqual(first["sizes"], [first["m"]] * first["groups"])
+        self.assertGreater(sum(s > second["m"] for s in second["sizes"]), 8)
+        self.assertIn(0, second["sizes"])
+        self.assertIn(1, second["sizes"])
+
     def test_drawn_sizes(self):
         import random
         shape = dict(layout="masked", groups=4, m=256, n=4096, k=7168)
