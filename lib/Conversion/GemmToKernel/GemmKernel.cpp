@@ -1643,51 +1643,28 @@ static Value takesAltShape(KernelIR &k, OpBuilder &b, Location loc,
     mBlocksL = loop.getResult(0);
     mBlocksAlt = loop.getResult(1);
   }
-  // In 64 bits: blocks * N blocks * cost may pass 2^31. A shape runs on
-  // min(grid, its CTAs); the launch gives the grid the larger count, so
-  // both are the constants unless the grid is smaller, and rounds are then
-  // divisions by constants (no 64-bit division by a run-time value on the
-  // way to the branch).
+  // In 64 bits: blocks * N blocks * cost may pass 2^31.
   Value grid = k.numCtas();
-  ctasL = k.minu(grid, k.c32(l.maxCtas));
-  ctasAlt = k.minu(grid, k.c32(alt.maxCtas));
-  auto i64c = [&](int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, k.i64, v).getResult();
-  };
   auto cost = [&](Value mBlocks, int64_t nBlocks, int64_t tileCost,
-                  Value ctas) {
+                  int64_t maxCtas, Value &shapeCtas) {
+    shapeCtas = arith::MinUIOp::create(b, loc, grid, k.c32(maxCtas));
+    Value ctas = arith::ExtUIOp::create(b, loc, k.i64, shapeCtas);
     Value tiles = arith::MulIOp::create(
-        b, loc, arith::ExtUIOp::create(b, loc, k.i64, mBlocks), i64c(nBlocks));
+        b, loc, arith::ExtUIOp::create(b, loc, k.i64, mBlocks),
+        arith::ConstantIntOp::create(b, loc, k.i64, nBlocks));
     Value rounds = arith::DivUIOp::create(
         b, loc,
-        arith::AddIOp::create(b, loc, tiles,
-                              arith::SubIOp::create(b, loc, ctas, i64c(1))),
+        arith::AddIOp::create(
+            b, loc, tiles,
+            arith::SubIOp::create(
+                b, loc, ctas, arith::ConstantIntOp::create(b, loc, k.i64, 1))),
         ctas);
-    return arith::MulIOp::create(b, loc, rounds, i64c(tileCost)).getResult();
+    return arith::MulIOp::create(
+        b, loc, rounds, arith::ConstantIntOp::create(b, loc, k.i64, tileCost));
   };
-  auto pricing = [&](Value ctas0, Value ctas1) {
-    Value c0 = cost(mBlocksL, l.nBlocks, costL, ctas0);
-    Value c1 = cost(mBlocksAlt, alt.nBlocks, costAlt, ctas1);
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c1, c0)
-        .getResult();
-  };
-  Value fullGrid = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::uge, grid,
-      k.c32(std::max(l.maxCtas, alt.maxCtas)));
-  auto choice = scf::IfOp::create(b, loc, TypeRange{k.i1}, fullGrid,
-                                  /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(choice.thenBlock());
-    scf::YieldOp::create(b, loc,
-                         pricing(i64c(l.maxCtas), i64c(alt.maxCtas)));
-    b.setInsertionPointToStart(choice.elseBlock());
-    scf::YieldOp::create(
-        b, loc,
-        pricing(arith::ExtUIOp::create(b, loc, k.i64, ctasL),
-                arith::ExtUIOp::create(b, loc, k.i64, ctasAlt)));
-  }
-  return choice.getResult(0);
+  Value c0 = cost(mBlocksL, l.nBlocks, costL, l.maxCtas, ctasL);
+  Value c1 = cost(mBlocksAlt, alt.nBlocks, costAlt, alt.maxCtas, ctasAlt);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c1, c0);
 }
 
 LLVM::LLVMFuncOp mlir::dgemm::buildGemmKernel(OpBuilder &b, Location loc,
