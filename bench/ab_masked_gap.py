@@ -181,7 +181,7 @@ def main(argv=None):
         # normal GEMM) are not timed twice.
         irs = {name: ir for name, ir in irs.items()
                if "+" not in name or ir != irs[name.split("+")[0]]}
-        for edit in ([] if args.profile else [e for e in args.edit.split(";") if e]):
+        for edit in [e for e in args.edit.split(";") if e]:  # also under --profile
             edited, options = sweep.edit_config(config, edit)
             for name, text in sources.items():
                 irs[name + "+" + edit] = lower(text.replace(config, edited), options)

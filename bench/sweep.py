@@ -57,12 +57,16 @@ def config_text(bm, bn, stages, group, sms):
 
 def edit_config(config, edit):
     """A ','-separated edit of a #dgemm.config: `field=value` sets a config
-    field, `lower.option=value` adds a dgemm-lower-to-kernel option.
+    field (`field=-` removes it: `alt_block_m=-,alt_block_n=-,alt_stages=-,
+    alt_num_sms=-` gives a two-shape masked config its first shape alone),
+    `lower.option=value` adds a dgemm-lower-to-kernel option.
     Returns (edited config, lowering options, space-separated)."""
     options = []
     for field, value in (e.split("=", 1) for e in edit.split(",") if e):
         if field.startswith("lower."):
             options.append("%s=%s" % (field[len("lower."):], value))
+        elif value == "-":
+            config = re.sub(r",\s*\b%s = \w+" % field, "", config)
         else:
             config = re.sub(r"\b%s = \w+" % field, "%s = %s" % (field, value), config)
     return config, " ".join(options)

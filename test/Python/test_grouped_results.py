@@ -167,6 +167,12 @@ class GroupedSweep(unittest.TestCase):
         self.assertEqual(options, "masked-walk=cost k-unroll=1")
         self.assertEqual(sweep.edit_config(cfg, "num_sms=132"),
                          (sweep.config_text(256, 128, 3, 16, 132), ""))
+        # `field=-` removes a field: a two-shape masked config's first shape.
+        two = cfg[:-1] + ", alt_block_m = 128, alt_block_n = 192, alt_stages = 4, alt_num_sms = 132>"
+        self.assertEqual(sweep.edit_config(
+            two, "alt_block_m=-,alt_block_n=-,alt_stages=-,alt_num_sms=-"), (cfg, ""))
+        self.assertEqual(sweep.edit_config(two, "alt_stages=-")[0],
+                         two.replace(", alt_stages = 4", ""))
 
     def test_check_sweep_leaves_out_drawn_lowering_and_grid_records(self):
         # A drawn-size sweep, or one with lowering options, is not what the
