@@ -30,6 +30,9 @@ normal GEMM their sum of rows (no normal-wide).
 IR edited by a regex, every match or only the N-th (e.g. a one-group count
 made a constant again); repeatable.
 
+--control adds the grouped kernel a second time (grouped+control), to
+see the spread between variants that differ in nothing.
+
 --profile launches each variant once (checked), for Nsight Compute.
 --ir-dir writes each variant's kernel IR (<shape>-<variant>.mlir), for
 SASS comparisons (dgemm-opt --dgemm-kernel-to-ptx --dgemm-dump-ptx, ptxas,
@@ -50,6 +53,10 @@ import run_bench  # noqa: E402
 import run_grouped  # noqa: E402
 import sweep  # noqa: E402
 import sweep_grouped  # noqa: E402
+
+
+# The --edit that leaves a two-shape masked config its first shape alone.
+ONE_SHAPE = "alt_block_m=-,alt_block_n=-,alt_stages=-,alt_num_sms=-"
 
 
 def lower(text, options=""):
@@ -147,6 +154,9 @@ def main(argv=None):
                          "grouped+ir-sub@N); may be given several times")
     ap.add_argument("--drawn", action="store_true",
                     help="the grouped kernel with the benchmark's drawn group sizes")
+    ap.add_argument("--control", action="store_true",
+                    help="also the grouped kernel again as variant grouped+control (the "
+                         "spread between two copies of one kernel in the same rounds)")
     ap.add_argument("--profile", action="store_true",
                     help="launch and check each variant once, no timing (under ncu)")
     args = ap.parse_args(argv)
@@ -168,12 +178,18 @@ def main(argv=None):
             label += "-drawn"
         if args.only not in label:
             continue
-        # The normal GEMM on the same work has G M blocks: the selection
-        # would not stream its B (stream_b), whatever the masked kernel does.
-        sources = {"grouped": sweep_grouped.grouped_ir(shape, config),
-                   "normal": normal_ir(sum(sizes), n, k, config.replace(", stream_b = true", ""))}
-        if g > 1 and not args.drawn and args.layout == "masked":
-            sources["normal-wide"] = normal_ir(m, g * n, k, config)
+        def sources_for(cfg):
+            # The normal GEMM on the same work has G M blocks: the selection
+            # would not stream its B (stream_b), whatever the masked kernel
+            # does. A masked config's second tile shape (alt_*) is the masked
+            # layout's only: the normal GEMMs take its first shape.
+            first = sweep.edit_config(cfg, ONE_SHAPE)[0]
+            out = {"grouped": sweep_grouped.grouped_ir(shape, cfg),
+                   "normal": normal_ir(sum(sizes), n, k, first.replace(", stream_b = true", ""))}
+            if g > 1 and not args.drawn and args.layout == "masked":
+                out["normal-wide"] = normal_ir(m, g * n, k, first)
+            return out
+        sources = sources_for(config)
         option_sets = [""] + ([] if args.profile else [o for o in args.lower.split(";") if o])
         irs = {name + ("+" + o if o else ""): lower(text, o)
                for o in option_sets for name, text in sources.items()}
@@ -183,8 +199,10 @@ def main(argv=None):
                if "+" not in name or ir != irs[name.split("+")[0]]}
         for edit in [e for e in args.edit.split(";") if e]:  # also under --profile
             edited, options = sweep.edit_config(config, edit)
-            for name, text in sources.items():
-                irs[name + "+" + edit] = lower(text.replace(config, edited), options)
+            for name, text in sources_for(edited).items():
+                ir = lower(text, options)
+                if ir != irs[name]:  # an edit the kernel does not see is not timed twice
+                    irs[name + "+" + edit] = ir
         for sub in args.ir_sub:  # also under --profile: a variant to compare
             name, which = "grouped+ir-sub", None
             m = re.match(r"@(\d+):", sub)
@@ -202,6 +220,8 @@ def main(argv=None):
             print("%s %s: %d replacements" % (label, name, len(matches)), flush=True)
             if matches:
                 irs[name] = text
+        if args.control and not args.profile:
+            irs["grouped+control"] = irs["grouped"]
         if args.ir_dir:
             args.ir_dir.mkdir(parents=True, exist_ok=True)
             for name, text in irs.items():
@@ -214,7 +234,7 @@ def main(argv=None):
         runs = {}
         for name, text in irs.items():  # the variants share their base's inputs
             r = base[name.split("+")[0]]
-            runs[name] = r if text is r.ir else r.with_ir(text)
+            runs[name] = r if name in base else r.with_ir(text)
         if args.profile:
             for name, r in runs.items():
                 r.check()

@@ -4,9 +4,9 @@
 # machine:
 #   run(command="bash scripts/device-two-shape-profile.sh", carry=[".bundle"])
 # 1. bench/ab_masked_gap.py on the K = 2048 masked shapes: the selected
-#    kernel (two shapes for G = 2 and 4) against the same config without its
-#    second shape (`--edit alt_...=-`; G = 1 has none, so its pair is a
-#    control), the normal GEMM and normal-wide -> $OUT/ab-two-shape.log
+#    kernel (two shapes for G = 2 and 4), the same kernel again (--control),
+#    the same config without its second shape (`--edit alt_...=-`), the
+#    normal GEMM and normal-wide -> $OUT/ab-two-shape.log
 # 2. both G = 4 kernels' SASS and ptxas -v -> $OUT/sass, $OUT/ptx
 # 3. Nsight Compute's warp-stall samples per SASS instruction (every 32
 #    cycles) of one launch of each -> $OUT/ncu-source-two-shape.csv.xz,
@@ -16,7 +16,7 @@ source "$(dirname "$0")/device-env.sh" /tmp/dgemm-two-shape-cache
 cd "$root" || exit 2
 rc=0
 one_shape='alt_block_m=-,alt_block_n=-,alt_stages=-,alt_num_sms=-'
-timeout 300 python3 bench/ab_masked_gap.py --rounds "${ROUNDS:-5}" --edit "$one_shape" \
+timeout 300 python3 bench/ab_masked_gap.py --rounds "${ROUNDS:-5}" --control --edit "$one_shape" \
   2>&1 | tee "$OUT/ab-two-shape.log" || rc=1
 args=(--only G4-m256-n7168-k2048 --edit "$one_shape" --profile)
 timeout 120 python3 bench/ab_masked_gap.py "${args[@]}" --ir-dir "$OUT/ir" || rc=1
