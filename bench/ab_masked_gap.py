@@ -205,11 +205,11 @@ def main(argv=None):
                     irs[name + "+" + edit] = ir
         for sub in args.ir_sub:  # also under --profile: a variant to compare
             name, which = "grouped+ir-sub", None
-            m = re.match(r"@(\d+):", sub)
-            if m:
-                which = int(m.group(1))
+            at = re.match(r"@(\d+):", sub)  # (not `m`: the shape's rows)
+            if at:
+                which = int(at.group(1))
                 name += "@%d" % which
-                sub = sub[m.end():]
+                sub = sub[at.end():]
             pattern, repl = sub.split("=>", 1)
             text = irs["grouped"]
             matches = list(re.finditer(pattern, text))
