@@ -106,16 +106,6 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
     Option<"l2HintB", "l2-hint-b", "std::string", /*default=*/"\"auto\"",
            "L2 eviction priority of B's TMA loads, as l2-hint-a; 'auto' (the "
            "default): evict-first when the config says stream_b, else none">,
-    Option<"l2PrefetchTileB", "l2-prefetch-tile-b", "std::string",
-           /*default=*/"\"off\"",
-           "m-grouped layouts: 'on' makes the producer prefetch each tile's "
-           "B rows into L2 at the tile's start, one contiguous "
-           "cp.async.bulk.prefetch.L2 of block N x K bytes (B [G, N, K] "
-           "holds a tile's rows one after another), so that DRAM reads them "
-           "in long runs instead of 128 bytes per row per K block; the kernel "
-           "then takes B's address as its last parameter (kernel name "
-           "_pfb). Only where block N x K is at most 512 KiB; 'off' (the "
-           "default): no prefetch">,
     Option<"maskedPartialStore", "masked-partial-store", "std::string",
            /*default=*/"\"auto\"",
            "Masked layout, a tile that crosses masked_m: 'staged' writes it "

@@ -836,8 +836,6 @@ private:
         mapA = tensorMap(kMapA);
         mapB = tensorMap(kMapB);
       }
-      if (l.prefetchTileB)
-        prefetchTileB(group, n0);
       auto kLoop = scf::ForOp::create(b, loc, k.c32(0), tileKBlocks(group),
                                       k.c32(1), ValueRange{it});
       OpBuilder::InsertionGuard guard(b);
@@ -880,31 +878,6 @@ private:
       return kLoop.getResult(0);
     });
     b.setInsertionPointAfter(warp0);
-  }
-
-  /// m-grouped, l2-prefetch-tile-b: the tile's B rows [n0, n0 + block N)
-  /// of group `group` (clamped at N), block N x K contiguous bytes of B
-  /// [G, N, K], prefetched into L2 by one cp.async.bulk.prefetch (an
-  /// inline PTX statement: a hint, no completion to wait for).
-  void prefetchTileB(Value group, Value n0) {
-    Value bPtr = fn.getArgument(fn.getNumArguments() - 1);
-    Value rows = k.minu(k.c32(l.blockN), k.sub(k.c32(l.n), n0));
-    Value bytes = k.mul(rows, k.c32(l.k));
-    Value row = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(
-            b, loc, arith::ExtUIOp::create(b, loc, k.i64, group),
-            arith::ConstantIntOp::create(b, loc, k.i64, l.n)),
-        arith::ExtUIOp::create(b, loc, k.i64, n0));
-    Value offset = arith::MulIOp::create(
-        b, loc, row, arith::ConstantIntOp::create(b, loc, k.i64, l.k));
-    LLVM::InlineAsmOp::create(
-        b, loc, TypeRange(), ValueRange{k.byteAt(bPtr, offset), bytes},
-        "cp.async.bulk.prefetch.L2.global [$0], $1;", "l,r",
-        /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None,
-        /*asm_dialect=*/LLVM::AsmDialectAttr(),
-        /*operand_attrs=*/ArrayAttr());
   }
 
   /// The L2 cache policy of `hint` ("evict_first", ...: createpolicy, an
@@ -1729,8 +1702,6 @@ LLVM::LLVMFuncOp mlir::dgemm::buildGemmKernel(OpBuilder &b, Location loc,
       }
     if (l.perRowB)
       byValue.push_back({kSFBPtr, 128});
-    if (l.prefetchTileB || (alt && alt->prefetchTileB))
-      params.push_back(ptr1); // B's address, last
   }
   auto fnType =
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params);

@@ -68,10 +68,6 @@ struct KernelLayout {
   /// "evict_first", "evict_last", "evict_normal" (a `createpolicy` policy
   /// passed with each load).
   std::string l2HintA, l2HintB;
-  /// m-grouped layouts: the producer prefetches each tile's B rows (block N
-  /// x K contiguous bytes) into L2 at the tile's start; the kernel's last
-  /// parameter is B's address (dgemm-lower-to-kernel{l2-prefetch-tile-b}).
-  bool prefetchTileB = false;
   /// Masked layout: a tile crossing masked_m goes through the staging tile
   /// and out in 16-byte row pieces (dgemm-lower-to-kernel
   /// {masked-partial-store}, needs N % 8 == 0), else straight from

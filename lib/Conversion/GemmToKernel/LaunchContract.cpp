@@ -151,9 +151,6 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
       b.getDictionaryAttr({b.getNamedAttr("kind", b.getStringAttr("m"))});
   if (l.grouped())
     params[kGroups] = ptr(4);
-  // B's address, last: the producer prefetches each tile's B rows to L2.
-  if (l.prefetchTileB || (alt && alt->prefetchTileB))
-    params.push_back(ptr(2));
   SmallVector<NamedAttribute> fields = {
       c.i64("block", l.threads), c.i64("cluster", l.cluster),
       c.i64("dynamic_smem", kernelSmemBytes(l, alt)),

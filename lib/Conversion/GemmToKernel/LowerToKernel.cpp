@@ -129,7 +129,7 @@ static std::string kernelName(const KernelLayout &l) {
          hintSuffix("_ha", l.l2HintA) +
          hintSuffix("_hb", l.l2HintB) +
          (l.maskedStoreOverride ? (l.maskedStaged ? "_ps" : "_pd") : "") +
-         (l.costWalk ? "_wc" : "") + (l.prefetchTileB ? "_pfb" : "") + (l.uniformWarpgroupOverride ? (l.uniformWarpgroup ? "_uw" : "_nuw") : "") +
+         (l.costWalk ? "_wc" : "") + (l.uniformWarpgroupOverride ? (l.uniformWarpgroup ? "_uw" : "_nuw") : "") +
          (l.stageUnrollOverride ? (l.stageUnrolled ? "_su" : "_nsu") : "") +
          (l.epilogueSyncOverride ? (l.epilogueWarpgroup ? "_ew" : "_et") : "") +
          (l.pinOverride ? (l.pinDescriptorsB  ? "_pin"
@@ -358,10 +358,6 @@ struct LowerToKernelPass
     layout.maskedStoreOverride =
         layout.masked() && layout.n % 8 == 0 &&
         layout.maskedStaged != autoStaged;
-    // A tile's B rows are block N x K contiguous bytes of B [G, N, K].
-    layout.prefetchTileB = l2PrefetchTileB == "on" && layout.grouped() &&
-                           !layout.kGrouped() &&
-                           layout.blockN * layout.k <= 512 * 1024;
     layout.l2HintB = l2HintB == "auto"
                          ? std::string(config.streamB ? "evict_first" : "")
                          : hint(l2HintB);
@@ -385,7 +381,6 @@ struct LowerToKernelPass
           notOneOf("masked-partial-store", maskedPartialStore,
                    {"auto", "staged", "direct"}),
           notOneOf("masked-walk", maskedWalk, {"groups", "cost"}),
-          notOneOf("l2-prefetch-tile-b", l2PrefetchTileB, {"on", "off"}),
           notOneOf("epilogue-sync", epilogueSync,
                    {"auto", "tile", "warpgroup"}),
           notOneOf("uniform-warpgroup", uniformWarpgroup,
