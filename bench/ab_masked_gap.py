@@ -28,7 +28,9 @@ normal GEMM their sum of rows (no normal-wide).
 
 --ir-sub '[@N:]REGEX=>REPLACEMENT' adds the grouped kernel with its kernel
 IR edited by a regex, every match or only the N-th (e.g. a one-group count
-made a constant again); repeatable.
+made a constant again); repeatable. An --ir-sub starting with '+' edits the
+previous one's variant further (several edits, one variant); when an edit
+matches nothing its variant is dropped.
 
 --control adds the grouped kernel a second time (grouped+control), to
 see the spread between variants that differ in nothing.
@@ -203,23 +205,33 @@ def main(argv=None):
                 ir = lower(text, options)
                 if ir != irs[name]:  # an edit the kernel does not see is not timed twice
                     irs[name + "+" + edit] = ir
+        last = None  # the previous --ir-sub's variant, for a '+' edit
         for sub in args.ir_sub:  # also under --profile: a variant to compare
-            name, which = "grouped+ir-sub", None
+            name, which, source = "grouped+ir-sub", None, "grouped"
+            if sub.startswith("+"):  # on top of the previous edit's result
+                if last is None:
+                    print("%s: '+' --ir-sub with no variant before it" % label)
+                    return 2
+                name, source, sub = last, last, sub[1:]
             at = re.match(r"@(\d+):", sub)  # (not `m`: the shape's rows)
             if at:
                 which = int(at.group(1))
                 name += "@%d" % which
                 sub = sub[at.end():]
             pattern, repl = sub.split("=>", 1)
-            text = irs["grouped"]
+            text = irs[source]
             matches = list(re.finditer(pattern, text))
             if which is not None:
                 matches = matches[which:which + 1]
             for mt in reversed(matches):
                 text = text[:mt.start()] + mt.expand(repl) + text[mt.end():]
             print("%s %s: %d replacements" % (label, name, len(matches)), flush=True)
+            if source != "grouped":
+                del irs[source]  # replaced by the edited text below
+            last = None
             if matches:
                 irs[name] = text
+                last = name
         if args.control and not args.profile:
             irs["grouped+control"] = irs["grouped"]
         if args.ir_dir:
