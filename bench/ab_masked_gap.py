@@ -205,33 +205,38 @@ def main(argv=None):
                 ir = lower(text, options)
                 if ir != irs[name]:  # an edit the kernel does not see is not timed twice
                     irs[name + "+" + edit] = ir
-        last = None  # the previous --ir-sub's variant, for a '+' edit
-        for sub in args.ir_sub:  # also under --profile: a variant to compare
-            name, which, source = "grouped+ir-sub", None, "grouped"
-            if sub.startswith("+"):  # on top of the previous edit's result
-                if last is None:
+        # Each --ir-sub starts a variant; one starting with '+' adds an edit
+        # to the variant before it.
+        chains = []
+        for sub in args.ir_sub:
+            if sub.startswith("+"):
+                if not chains:
                     print("%s: '+' --ir-sub with no variant before it" % label)
                     return 2
-                name, source, sub = last, last, sub[1:]
-            at = re.match(r"@(\d+):", sub)  # (not `m`: the shape's rows)
-            if at:
-                which = int(at.group(1))
-                name += "@%d" % which
-                sub = sub[at.end():]
-            pattern, repl = sub.split("=>", 1)
-            text = irs[source]
-            matches = list(re.finditer(pattern, text))
-            if which is not None:
-                matches = matches[which:which + 1]
-            for mt in reversed(matches):
-                text = text[:mt.start()] + mt.expand(repl) + text[mt.end():]
-            print("%s %s: %d replacements" % (label, name, len(matches)), flush=True)
-            if source != "grouped":
-                del irs[source]  # replaced by the edited text below
-            last = None
-            if matches:
+                chains[-1].append(sub[1:])
+            else:
+                chains.append([sub])
+        for chain in chains:  # also under --profile: a variant to compare
+            name, text = "grouped+ir-sub", irs["grouped"]
+            for sub in chain:
+                which = None
+                at = re.match(r"@(\d+):", sub)  # (not `m`: the shape's rows)
+                if at:
+                    which = int(at.group(1))
+                    name += "@%d" % which
+                    sub = sub[at.end():]
+                pattern, repl = sub.split("=>", 1)
+                matches = list(re.finditer(pattern, text))
+                if which is not None:
+                    matches = matches[which:which + 1]
+                for mt in reversed(matches):
+                    text = text[:mt.start()] + mt.expand(repl) + text[mt.end():]
+                print("%s %s: %d replacements" % (label, name, len(matches)), flush=True)
+                if not matches:
+                    text = None
+                    break
+            if text is not None:
                 irs[name] = text
-                last = name
         if args.control and not args.profile:
             irs["grouped+control"] = irs["grouped"]
         if args.ir_dir:

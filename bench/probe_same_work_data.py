@@ -9,7 +9,7 @@ in one process with the benchmark's harness, for the grouped shapes whose
 label contains --only:
 
   grouped        the grouped call (run_grouped.Case, public API)
-  normal-bytes   the normal GEMM as run_grouped.py builds it today
+  normal-bytes   the normal GEMM as run_grouped.py builds it (same_work_lhs)
   normal-same    the normal GEMM on the grouped call's own valid A rows and
                  their scales (concatenated), group 0's B
   normal-fresh   the normal GEMM on run_bench.make_inputs (the main bench)
@@ -51,10 +51,7 @@ def main(argv=None):
         total, n, k = case.valid_rows, case.n, case.k
         d = torch.empty((total, n), dtype=torch.bfloat16, device=RB.DEVICE)
         b0, sb0 = case.b[0], case.sb[0]
-        # Today's: random bytes, unit scales.
-        a1 = torch.empty((total, k), dtype=torch.float8_e4m3fn, device=RB.DEVICE)
-        a1.view(torch.uint8).random_(0, 120)
-        s1 = dgemm.get_col_major_tma_aligned_tensor(torch.ones((total, k // 128), device=RB.DEVICE))
+        a1, s1 = run_grouped.same_work_lhs(torch, dgemm, case)  # what the benchmark times
         # The grouped call's own rows.
         rows = [case.group_rows(g) for g in range(case.g)]
         a2 = torch.cat([r[1] for r in rows]).contiguous()

@@ -328,6 +328,18 @@ class Case:
         return dict(ok=all(r["ok"] for r in results), replays=results)
 
 
+def same_work_lhs(torch, dgemm, case):
+    """A and its scales of the normal GEMM on a grouped case's total work
+    (M = its valid rows): random bytes 0..119 (positive E4M3 values), unit
+    scales in the TMA layout."""
+    total = case.valid_rows
+    a = torch.empty((total, case.k), dtype=torch.float8_e4m3fn, device=RB.DEVICE)
+    a.view(torch.uint8).random_(0, 120)
+    sa = dgemm.get_col_major_tma_aligned_tensor(
+        torch.ones((total, case.k // 128), device=RB.DEVICE))
+    return a, sa
+
+
 def time_case(torch, dgemm, case, timer, args):
     rec = {}
     tm = timer.time(case.call)
@@ -339,10 +351,7 @@ def time_case(torch, dgemm, case, timer, args):
     total = case.valid_rows
     # dgemm's normal GEMM on the same total work.
     try:
-        a = torch.empty((total, case.k), dtype=torch.float8_e4m3fn, device=RB.DEVICE)
-        a.view(torch.uint8).random_(0, 120)
-        sa = dgemm.get_col_major_tma_aligned_tensor(
-            torch.ones((total, case.k // 128), device=RB.DEVICE))
+        a, sa = same_work_lhs(torch, dgemm, case)
         d = torch.empty((total, case.n), dtype=torch.bfloat16, device=RB.DEVICE)
         b0, sb0 = case.b[0], case.sb[0]
         call = lambda: dgemm.gemm_fp8_fp8_bf16_nt((a, sa), (b0, sb0), d)  # noqa: E731
