@@ -312,7 +312,12 @@ KernelConfig KernelConfig::alt() const {
   a.numSMs = altNumSMs;
   a.clusterSize = 1;
   a.multicast = Multicast::None;
-  a.streamB = false;
+  // streamB is the first shape's: a group's M blocks are neighbours in the
+  // masked walk, so the tiles that share a B tile run at about the same
+  // time whatever the second shape's block M. On the H200 the drawn 4 x 256
+  // rows at K = 2048 (the 128x192 shape runs) took 3-4% less time with it,
+  // the other masked cases within the spread
+  // (bench/results/2026-12-04-203ae91-ab-alt-stream-b*.log).
   a.altBlockM = a.altBlockN = a.altStages = a.altNumSMs = 0;
   return a;
 }

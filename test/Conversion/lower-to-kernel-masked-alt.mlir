@@ -108,3 +108,35 @@ func.func @masked_alt_12_groups(%a: memref<12x320x512xf8E4M3FN>,
                               alt_stages = 4, alt_num_sms = 24>}
   return
 }
+
+// stream_b: the second shape streams B as the first does (a group's M blocks
+// are neighbours in the walk, so the tiles sharing a B tile run at about the
+// same time): each body makes the evict_first policy and its own B map's
+// loads (parameter 2, then 10) carry it.
+// CHECK-LABEL: llvm.func @dgemm_grouped_masked_g4_n512_k512_bm256_bn128_s3_g1_c16_hbf_alt128x64s4c24(
+// CHECK:         llvm.cond_br
+// CHECK:         %[[H0:.+]] = llvm.inline_asm "createpolicy.fractional.L2::evict_first.b64 $0, 1.0;", "=l"
+// CHECK:         nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg2, %{{.+}}, box[%{{.+}}, %{{.+}}, %{{.+}}] l2_cache_hint = %[[H0]]
+// CHECK:         dgemm.wgmma_tile %{{.+}}, %{{.+}} {n = 128 : i32}
+// CHECK:         %[[H1:.+]] = llvm.inline_asm "createpolicy.fractional.L2::evict_first.b64 $0, 1.0;", "=l"
+// CHECK:         nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg10, %{{.+}}, box[%{{.+}}, %{{.+}}, %{{.+}}] l2_cache_hint = %[[H1]]
+// CHECK:         dgemm.wgmma_tile %{{.+}}, %{{.+}} {n = 64 : i32}
+func.func @masked_alt_stream_b(%a: memref<4x320x512xf8E4M3FN>,
+    %sa: memref<4x320x4xf32, strided<[1280, 1, 320]>>,
+    %b: memref<4x512x512xf8E4M3FN>, %sb: memref<4x4x4xf32>, %g: memref<4xi32>,
+    %d: memref<4x320x512xbf16>) {
+  dgemm.grouped_gemm #dgemm.grouped<masked>
+      ins(%a, %sa, %b, %sb : memref<4x320x512xf8E4M3FN>,
+          memref<4x320x4xf32, strided<[1280, 1, 320]>>,
+          memref<4x512x512xf8E4M3FN>, memref<4x4x4xf32>)
+      groups(%g : memref<4xi32>)
+      outs(%d : memref<4x320x512xbf16>)
+      {m_hint = 256 : i64,
+       config = #dgemm.config<block_m = 256, block_n = 128, stages = 3,
+                              cluster = 1, multicast = none,
+                              math_warpgroups = 2, swizzle_group = 1,
+                              num_sms = 16, stream_b = true,
+                              alt_block_m = 128, alt_block_n = 64,
+                              alt_stages = 4, alt_num_sms = 24>}
+  return
+}

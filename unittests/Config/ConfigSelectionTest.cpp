@@ -416,16 +416,20 @@ TEST(ConfigSelection, MaskedSecondTileShape) {
   EXPECT_EQ(c.altStages, 4);
   EXPECT_EQ(c.altNumSMs, 132);
   EXPECT_EQ(checkConfig(c, masked(4, 256, 7168, 2048), t), "");
-  // The second shape as a config of its own: one CTA per cluster, no
-  // stream_b, no second shape of its own.
+  // The second shape as a config of its own: one CTA per cluster, the
+  // first shape's stream_b, no second shape of its own.
+  ASSERT_TRUE(c.streamB);
   KernelConfig alt = c.alt();
   EXPECT_EQ(alt.blockM, 128);
   EXPECT_EQ(alt.blockN, 192);
   EXPECT_EQ(alt.stages, 4);
   EXPECT_EQ(alt.numSMs, 132);
   EXPECT_EQ(alt.clusterSize, 1);
-  EXPECT_FALSE(alt.streamB);
+  EXPECT_TRUE(alt.streamB);
   EXPECT_FALSE(alt.hasAlt());
+  KernelConfig noStream = c;
+  noStream.streamB = false;
+  EXPECT_FALSE(noStream.alt().streamB);
   // The kernel's shared memory covers both shapes.
   EXPECT_GE(smemBytes(c, masked(4, 256, 7168, 2048)),
             smemBytes(alt, masked(4, 256, 7168, 2048)));

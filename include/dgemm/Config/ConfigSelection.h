@@ -81,7 +81,8 @@ struct KernelConfig {
   int64_t altNumSMs = 0;
 
   bool hasAlt() const { return altBlockM != 0; }
-  /// The alternative tile shape as a config of its own (cluster 1).
+  /// The alternative tile shape as a config of its own (cluster 1, the
+  /// first shape's streamB).
   KernelConfig alt() const;
   bool operator==(const KernelConfig &o) const;
 };
