@@ -574,9 +574,17 @@ TEST(ConfigSelection, GridAndTileOrder) {
   EXPECT_EQ(c.numSMs, 128);
   EXPECT_EQ(c.swizzleGroup, 1);
   // 2 x 2 x 56 = 224 tiles of 256x128 in 2 waves: 112 CTAs keep the 2
-  // waves.
+  // waves. The masked layout walks a group's M blocks first: one N block
+  // per step, or one pair with multicast A.
   c = selectConfig(masked(2, 512, 7168, 2048), t);
   EXPECT_EQ(c.numSMs, 112);
+  EXPECT_EQ(c.multicast, Multicast::A);
+  EXPECT_EQ(c.swizzleGroup, 2);
+  c = selectConfig(masked(2, 512, 7168, 2048), t, kernelCapabilities());
+  EXPECT_EQ(c.multicast, Multicast::None);
+  EXPECT_EQ(c.swizzleGroup, 1);
+  // The normal GEMM on the same rows keeps groups of 16 N blocks.
+  c = selectConfig(normal(1024, 7168, 2048), t);
   EXPECT_EQ(c.swizzleGroup, 16);
   // Fewer N blocks than 16: the group is all of them.
   c = selectConfig(normal(8192, 256, 7168), t);
