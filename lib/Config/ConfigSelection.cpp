@@ -657,11 +657,7 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t,
   // Tile order: irrelevant for a single wave.
   if (best.tiles <= targetSMs) {
     config.swizzleGroup = 1;
-  } else {
-    config.swizzleGroup = std::min(kMaxSwizzleGroup, nBlocks);
-    if (config.multicast == Multicast::A && config.swizzleGroup % 2 != 0 &&
-        config.swizzleGroup > 1)
-      config.swizzleGroup -= 1;
+  } else if (p.kind == GemmKind::GroupedMasked) {
     // Masked layout: a group's few M blocks first (one N block, or one pair
     // with multicast A, per step of the order), so the tiles that share a
     // B tile run side by side and its evict_first lines (streamB) serve
@@ -670,8 +666,12 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t,
     // faster than with groups of 16 N blocks, the other K = 2048 masked
     // cases within the spread
     // (bench/results/2026-12-04-513ee45-ab-masked-swizzle*.log).
-    if (p.kind == GemmKind::GroupedMasked)
-      config.swizzleGroup = config.multicast == Multicast::A ? 2 : 1;
+    config.swizzleGroup = config.multicast == Multicast::A ? 2 : 1;
+  } else {
+    config.swizzleGroup = std::min(kMaxSwizzleGroup, nBlocks);
+    if (config.multicast == Multicast::A && config.swizzleGroup % 2 != 0 &&
+        config.swizzleGroup > 1)
+      config.swizzleGroup -= 1;
   }
 
   // Masked layout, several groups, 256-row tiles: a group with more rows
