@@ -111,7 +111,8 @@
 // 2-CTA clusters only when m >= 512 (masked: expected rows per group), the
 // target SM count is even and the kind is not k-grouped: multicast A (the two
 // CTAs are neighbours along N) when the N blocks are even in number, else
-// multicast B (neighbours along M) for the normal GEMM when the M blocks are.
+// multicast B (neighbours along M) for the normal GEMM when the M blocks are
+// and block N is a multiple of 16 (each CTA loads half of B's tile).
 // numSMs = ceil(tiles / waves) rounded up to the cluster size: the fewest CTAs
 // that keep the waves. swizzleGroup = 1 for a single wave, else
 // min(16, N blocks), kept even with multicast A.
@@ -520,8 +521,13 @@ std::string dgemm::checkConfig(const KernelConfig &c, const ProblemDesc &p,
     return "multicast = a pairs N blocks, but N = " + str(p.n) + " has " +
            str(ceilDiv(p.n, c.blockN)) +
            " blocks of block_n = " + str(c.blockN) + " (an odd number)";
-  // No rule on the number of M blocks: M is known at run time only, and a
-  // multicasting kernel switches multicast off for an odd last M block.
+  if (c.multicast == Multicast::B && c.blockN % 16 != 0)
+    return "multicast = b splits B's tile between the pair, which needs "
+           "block_n a multiple of 16 (each half whole 8-row swizzle atoms), "
+           "got " + str(c.blockN);
+  // No rule on the number of M blocks: M is known at run time only, and with
+  // an odd count the B-multicasting kernel pairs the last M block with one
+  // past M (its CTA loads its half of B and stores nothing).
 
   if (c.numSMs < 1 || c.numSMs > t.numSMs)
     return "num_sms = " + str(c.numSMs) + " is not in [1, " + str(t.numSMs) +
@@ -633,7 +639,7 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t,
     if (nBlocks % 2 == 0)
       config.multicast = Multicast::A;
     else if (o.allowMulticastB && p.kind == GemmKind::Normal &&
-             mBlocks % 2 == 0)
+             mBlocks % 2 == 0 && best.blockN % 16 == 0)
       config.multicast = Multicast::B;
   }
   config.clusterSize = config.multicast == Multicast::None ? 1 : 2;

@@ -11,18 +11,6 @@ func.func @gemm_no_config(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, str
 
 // -----
 
-// Multicast of B is not lowered yet.
-func.func @gemm_cluster2(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1, ?]>>,
-    %b: memref<7168x2048xf8E4M3FN>, %sb: memref<56x16xf32>, %d: memref<?x7168xbf16>) {
-  // expected-error @+1 {{cannot be lowered: multicast of B is not lowered yet; choose multicast = a or none}}
-  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x2048xf8E4M3FN>, memref<?x16xf32, strided<[1, ?]>>,
-      memref<7168x2048xf8E4M3FN>, memref<56x16xf32>) outs(%d : memref<?x7168xbf16>)
-      {config = #dgemm.config<block_m = 128, block_n = 160, stages = 5, cluster = 2, multicast = b, math_warpgroups = 2, swizzle_group = 16, num_sms = 132>}
-  return
-}
-
-// -----
-
 // E5M2 operands are not lowered yet.
 func.func @gemm_e5m2(%a: memref<?x2048xf8E5M2>, %sa: memref<?x16xf32, strided<[1, ?]>>,
     %b: memref<7168x2048xf8E5M2>, %sb: memref<56x16xf32>, %d: memref<?x7168xbf16>) {

@@ -1,5 +1,6 @@
 // RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=wgmma-parts=2 stage-unroll=off" | FileCheck %s
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=stage-unroll=off | FileCheck %s --check-prefix=ONE
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=stage-unroll=off | FileCheck %s --check-prefix=MCB
 // RUN: not dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=wgmma-parts=0 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: wgmma-parts must be in [1, 8], got 0
 
@@ -137,6 +138,47 @@ func.func @gemm_m4096_n4096_k7168_mca(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?
   dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x7168xf8E4M3FN>, memref<?x56xf32, strided<[1, ?]>>,
       memref<4096x7168xf8E4M3FN>, memref<32x56xf32>) outs(%d : memref<?x4096xbf16>)
       {config = #dgemm.config<block_m = 128, block_n = 128, stages = 5, cluster = 2, multicast = a, math_warpgroups = 2, swizzle_group = 16, num_sms = 128>}
+  return
+}
+
+// -----
+
+// B multicast over a 2-CTA cluster (normal GEMM): the pair shares the N
+// block and takes neighbouring M blocks (M block 2u + rank), each CTA loads
+// half of B's rows (box 80 of 160) into both (mask 0b11) and its own A
+// tile whole; the ring is shared as with A multicast (empty barriers count
+// both CTAs' consumer warps, releases go to both through mapa). The units:
+// ceil(M blocks / 2) x N blocks (an odd last M block pairs with one past M).
+// CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm128_bn160_s5_g16_c132_mcb_p2{{(_nsu)?}}(
+// CHECK-SAME: dgemm.launch = {block = 384 : i64, block_m = 128 : i64, block_n = 160 : i64, cluster = 2 : i64
+// CHECK-SAME: {box = [128, 128], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}
+// CHECK-SAME: {box = [128, 80], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 2 : i64, swizzle = 128 : i64}
+// CHECK: nvvm.mbarrier.init %{{.+}}, %c16_i32
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK: %[[MB:.+]] = arith.divui %{{.+}}, %c2_i32
+// CHECK: %[[UNITS:.+]] = arith.muli %[[MB]], %c45_i32
+// CHECK: %[[RANK:.+]] = nvvm.read.ptx.sreg.cluster.ctarank
+// CHECK: %[[MU:.+]], %[[NB:.+]] = dgemm.schedule_tile %{{.+}}, %[[MB]] {num_n_blocks = 45 : i32, swizzle_group = 16 : i32}
+// CHECK: %[[M2:.+]] = arith.muli %[[MU]], %c2_i32
+// CHECK: arith.addi %[[M2]], %[[RANK]]
+// CHECK: %[[MASK:.+]] = llvm.mlir.constant(3 : i16) : i16
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg2, %{{.+}}, box[%{{.+}}, %{{.+}}] multicast_mask = %[[MASK]]
+// CHECK: %[[REMOTE:.+]] = nvvm.mapa %{{.+}}, %{{.+}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK-NEXT: nvvm.mbarrier.arrive %[[REMOTE]] : !llvm.ptr<7>
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK-NEXT: llvm.return
+// Only B's load multicasts.
+// MCB-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm128_bn160_s5_g16_c132_mcb
+// MCB-COUNT-1: multicast_mask
+// MCB-NOT: multicast_mask
+// MCB: llvm.return
+func.func @gemm_m4096_n7168_k2048_mcb(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1, ?]>>,
+    %b: memref<7168x2048xf8E4M3FN>, %sb: memref<56x16xf32>, %d: memref<?x7168xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x2048xf8E4M3FN>, memref<?x16xf32, strided<[1, ?]>>,
+      memref<7168x2048xf8E4M3FN>, memref<56x16xf32>) outs(%d : memref<?x7168xbf16>)
+      {config = #dgemm.config<block_m = 128, block_n = 160, stages = 5, cluster = 2, multicast = b, math_warpgroups = 2, swizzle_group = 16, num_sms = 132>}
   return
 }
 

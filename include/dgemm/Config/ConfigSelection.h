@@ -152,13 +152,13 @@ int64_t smemBytes(const KernelConfig &c, const ProblemDesc &p);
 
 /// What the kernel the config is for can do (or should be asked to do); the
 /// default is everything the config space holds. The lowering of this
-/// version multicasts A but not B and takes block M up to 256 (256 for the
-/// normal GEMM with a bf16 output and 128x128 B scales). Multicast of A
-/// is correct but measured no faster on the H200 (1000-1019 TFLOPS against
-/// 1044-1059 without, at 4096x4096x7168 and 4096x24576x1536: the kernel is
-/// not bound by L2 traffic yet), so the runtime and the dgemm-to-ptx pipeline
-/// (kernelCapabilities()) do not choose it; a config that asks for it is
-/// lowered as asked.
+/// version multicasts A or B (B: the normal GEMM) and takes block M up to
+/// 256 (256 for the normal GEMM with a bf16 output and 128x128 B scales).
+/// Multicast is correct but measured no faster on the H200 (A: 1000-1019
+/// TFLOPS against 1044-1059 without, at 4096x4096x7168 and 4096x24576x1536;
+/// B: docs/config-selection.md), so the runtime and the dgemm-to-ptx
+/// pipeline (kernelCapabilities()) do not choose it; a config that asks for
+/// it is lowered as asked.
 struct SelectOptions {
   bool allowMulticast = true;
   bool allowMulticastB = true;

@@ -39,7 +39,11 @@
 // With A multicast (cluster of 2 CTAs): the pair walks units of two
 // neighbouring N blocks with one M block (CTA rank r takes N block 2u + r);
 // each producer loads rows [r*BM/2, (r+1)*BM/2) of the A tile into both CTAs
-// (multicast mask 0b11), so full[s] still expects the whole tile's bytes; a
+// (multicast mask 0b11), so full[s] still expects the whole tile's bytes. B
+// multicast (normal GEMM) is the same along M: units of two neighbouring M
+// blocks with one N block (rank r takes M block 2u + r, the last one past M
+// when the M blocks are odd: TMA fills its A with zeros and drops its
+// store), each producer loading rows [r*BN/2, (r+1)*BN/2) of B for both. A
 // stage is free only when the consumers of both CTAs released it: empty[s]
 // counts 2*4*NC arrivals, lanes 0 and 1 of each consumer warp arriving on
 // CTA 0's and CTA 1's barrier. Cluster barriers after the ring's
@@ -174,8 +178,13 @@ public:
     } else {
       Value m = fn.getArgument(kM);
       numMBlocks = k.ceilDiv(m, l.blockM); // unused when masked
-      // Units of work: tiles, or with a cluster, pairs of neighbouring tiles.
-      tiles = k.mul(numMBlocks, k.c32(l.nBlocks / l.mcast));
+      // Units of work: tiles, or with a cluster, pairs of neighbouring tiles
+      // (along N with A multicast, along M with B multicast: an odd last M
+      // block pairs with one past M, whose loads of A fill zeros and whose
+      // store writes nothing, while its CTA still loads its half of B).
+      numMUnits = l.mcastB() > 1 ? k.ceilDiv(numMBlocks, l.mcastB())
+                                 : numMBlocks;
+      tiles = k.mul(numMUnits, k.c32(l.nBlocks / l.mcastA()));
     }
     if (l.mcast > 1) {
       rank = NVVM::ClusterId::create(b, loc, k.i32);
@@ -449,12 +458,15 @@ private:
     Value t = loop.getInductionVar();
     Value it = loop.getRegionIterArgs()[0];
     auto sched = ScheduleTileOp::create(
-        b, loc, k.i32, k.i32, t, numMBlocks,
-        b.getI32IntegerAttr(l.nBlocks / l.mcast),
-        b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup / l.mcast, 1)));
+        b, loc, k.i32, k.i32, t, numMUnits,
+        b.getI32IntegerAttr(l.nBlocks / l.mcastA()),
+        b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup / l.mcastA(), 1)));
     Value mBlock = sched.getMBlock(), nBlock = sched.getNBlock();
-    if (l.mcast > 1)
-      nBlock = k.add(k.mul(nBlock, k.c32(l.mcast)), rank);
+    // With a cluster, this CTA's tile of the pair.
+    if (l.mcastA() > 1)
+      nBlock = k.add(k.mul(nBlock, k.c32(l.mcastA())), rank);
+    if (l.mcastB() > 1)
+      mBlock = k.add(k.mul(mBlock, k.c32(l.mcastB())), rank);
     Value next;
     if (l.contiguous()) {
       // The M block's group; padding blocks (-1) are skipped.
@@ -611,7 +623,7 @@ private:
   /// neighbouring tiles along N.
   Value maskedTiles(Value g) {
     return k.mul(k.ceilDiv(maskedRows(g), l.blockM),
-                 k.c32(l.nBlocks / l.mcast));
+                 k.c32(l.nBlocks / l.mcastA()));
   }
 
   /// scf.while over t = firstTile, firstTile + step, ...: before each tile
@@ -682,13 +694,13 @@ private:
                    Value g, Value it) {
     auto sched = ScheduleTileOp::create(
         b, loc, k.i32, k.i32, u, mBlocks,
-        b.getI32IntegerAttr(l.nBlocks / l.mcast),
-        b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup / l.mcast, 1)));
+        b.getI32IntegerAttr(l.nBlocks / l.mcastA()),
+        b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup / l.mcastA(), 1)));
     Value mBlock = sched.getMBlock(), nBlock = sched.getNBlock();
     if (firstBlock)
       mBlock = k.add(firstBlock, mBlock);
-    if (l.mcast > 1) // the pair's tile of this CTA
-      nBlock = k.add(k.mul(nBlock, k.c32(l.mcast)), rank);
+    if (l.mcastA() > 1) // the pair's tile of this CTA (no B multicast here)
+      nBlock = k.add(k.mul(nBlock, k.c32(l.mcastA())), rank);
     return body(mBlock, nBlock, g, it);
   }
 
@@ -735,7 +747,7 @@ private:
     const int64_t top = l.blockM / 64;
     Value numGroups = maskedGroupCount();
     auto unitsOf = [&](Value g, Value c) {
-      return k.mul(classBlocks(g, c).second, k.c32(l.nBlocks / l.mcast));
+      return k.mul(classBlocks(g, c).second, k.c32(l.nBlocks / l.mcastA()));
     };
     auto loop = scf::WhileOp::create(b, loc, types,
                                      ValueRange{c0, k.c32(top), c0, c0, c0});
@@ -853,20 +865,31 @@ private:
       Value kAbs = k.add(kb, tileKStart());
       Value k0 = k.mul(kAbs, k.c32(128));
       Value aStage = stageBuffer(l.aOff, l.aStageBytes, s);
-      if (l.mcast > 1) {
+      if (l.mcastA() > 1) {
         // This CTA's half of A's rows, into the same place in both CTAs.
-        Value rows = k.mul(rank, k.c32(l.blockM / l.mcast));
+        Value rows = k.mul(rank, k.c32(l.blockM / l.mcastA()));
         loadTile(k.byteAt(aStage, k.mul(rows, k.c32(128))), mapA,
                  at(k0, k.add(m0, rows), l.masked()), full,
                  LLVM::ConstantOp::create(b, loc, b.getI16Type(),
-                                          (1 << l.mcast) - 1),
+                                          (1 << l.mcastA()) - 1),
                  hintA);
       } else {
         loadTile(aStage, mapA, at(k0, m0, l.masked()), full, Value(), hintA);
       }
-      loadTile(stageBuffer(l.bOff, l.bStageBytes, s), mapB,
-               at(k0, n0, l.grouped() && !l.kGrouped()), full, Value(),
-               hintB);
+      Value bStage = stageBuffer(l.bOff, l.bStageBytes, s);
+      if (l.mcastB() > 1) {
+        // This CTA's half of B's rows, into the same place in both CTAs
+        // (normal GEMM only).
+        Value rows = k.mul(rank, k.c32(l.blockN / l.mcastB()));
+        loadTile(k.byteAt(bStage, k.mul(rows, k.c32(128))), mapB,
+                 {k0, k.add(n0, rows)}, full,
+                 LLVM::ConstantOp::create(b, loc, b.getI16Type(),
+                                          (1 << l.mcastB()) - 1),
+                 hintB);
+      } else {
+        loadTile(bStage, mapB, at(k0, n0, l.grouped() && !l.kGrouped()), full,
+                 Value(), hintB);
+      }
       Value kbScales = k.add(kBase, kAbs);
       loadTile(stageBuffer(l.sfaOff, l.sfaStageBytes, s), tensorMap(kMapSFA),
                at(m0, kbScales, l.masked()), full);
@@ -1560,6 +1583,8 @@ private:
   ArrayRef<Value> loadedCounts;
   RingInit ring;
   Value smem, tid, numMBlocks, tiles, firstTile, tileStep;
+  // The tile order's M units: M blocks, or with B multicast pairs of them.
+  Value numMUnits;
   Value rank; // CTA rank in the cluster (cluster > 1 only)
   // Tail split: tiles outside the last wave, tail tiles, whether this CTA's
   // cluster has one; while its body is built, the CTA's K share.

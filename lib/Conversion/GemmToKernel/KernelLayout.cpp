@@ -46,6 +46,7 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c,
   l.maxCtas = c.numSMs;
   l.cluster = c.clusterSize;
   l.mcast = c.clusterSize;
+  l.multicastB = c.multicast == ::dgemm::Multicast::B;
   // Swizzled staging removes the epilogue's bank conflicts (row-major rows
   // of 256 or 384 bytes put a warp's 8 rows in one bank group), at any K:
   // A/B in one process on the H200 (bench/ab_kernel_ir.py,

@@ -51,12 +51,20 @@ struct KernelLayout {
   /// columns, committed separately, so that promoting one part overlaps the
   /// tensor cores' work on the next.
   int64_t nParts;
-  /// CTAs per cluster: 2 when A is multicast (the pair shares an M block and
-  /// takes neighbouring N blocks; each loads half of A's rows for both), or
-  /// with `tailSplit`.
+  /// CTAs per cluster: 2 with multicast (A: the pair shares an M block and
+  /// takes neighbouring N blocks, each loading half of A's rows for both;
+  /// B: the pair shares an N block and takes neighbouring M blocks, each
+  /// loading half of B's rows for both), or with `tailSplit`.
   int64_t cluster;
-  /// CTAs that share A by multicast: `cluster` with multicast, else 1.
+  /// CTAs that share every stage by multicast: `cluster` with multicast,
+  /// else 1 (the empty barriers count the consumers of all of them).
   int64_t mcast = 1;
+  /// The multicast operand is B (normal GEMM only), not A.
+  bool multicastB = false;
+  /// CTAs that share A's tile (the N blocks a unit of work pairs) and B's
+  /// (the M blocks it pairs): mcast for the multicast operand, else 1.
+  int64_t mcastA() const { return multicastB ? 1 : mcast; }
+  int64_t mcastB() const { return multicastB ? mcast : 1; }
   /// Normal GEMM, bf16 D: the last wave's tiles, when they fill at most half
   /// of the grid, are each computed by a 2-CTA cluster, one half of the K
   /// blocks per CTA; rank 1 adds its partial sums into rank 0's shared

@@ -94,17 +94,19 @@ static void buildOperandMaps(ContractBuilder &c, const KernelLayout &l,
     // A [G, M_max, K] and its scales [G, M_max, K/128] (MN-major per
     // group): 3-D maps, so a box never crosses into the next group's rows.
     maps[kMapA] =
-        c.tensorMap(0, {2, 1, 0}, {128, l.blockM / l.mcast, 1}, 128, "u8");
+        c.tensorMap(0, {2, 1, 0}, {128, l.blockM / l.mcastA(), 1}, 128, "u8");
     maps[kMapSFA] = c.tensorMap(1, {1, 2, 0}, {l.blockM, 1, 1}, 0, "f32");
   } else {
-    // With A multicast, each CTA of the pair loads half of the tile's rows.
-    maps[kMapA] = c.tensorMap(0, {1, 0}, {128, l.blockM / l.mcast}, 128, "u8");
+    // With multicast, each CTA of the pair loads half of the multicast
+    // operand's rows.
+    maps[kMapA] = c.tensorMap(0, {1, 0}, {128, l.blockM / l.mcastA()}, 128, "u8");
     maps[kMapSFA] = c.tensorMap(1, {0, 1}, {l.blockM, 1}, 0, "f32");
   }
   // B [N, K], or [G, N, K] with the group outermost.
   maps[kMapB] = l.grouped()
                     ? c.tensorMap(2, {2, 1, 0}, {128, l.blockN, 1}, 128, "u8")
-                    : c.tensorMap(2, {1, 0}, {128, l.blockN}, 128, "u8");
+                    : c.tensorMap(2, {1, 0}, {128, l.blockN / l.mcastB()}, 128,
+                                  "u8");
   // D: one box per tile, or 64-column boxes with 128-byte swizzle; masked:
   // D [G, M_max, N] through a 3-D map.
   // Swizzled boxes are 128 bytes wide: 64 bf16 or 32 f32 columns.

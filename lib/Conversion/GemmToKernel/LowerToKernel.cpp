@@ -27,8 +27,6 @@ static constexpr StringLiteral kSmemSymbol = "dgemm_smem";
 
 /// The config's parts the lowering does not build yet, or empty.
 static std::string unsupportedConfig(const ::dgemm::KernelConfig &c) {
-  if (c.multicast == ::dgemm::Multicast::B)
-    return "multicast of B is not lowered yet; choose multicast = a or none";
   if (c.blockM != 64 && c.blockM != 128 && c.blockM != 256)
     return "block_m " + std::to_string(c.blockM) +
            " is not lowered (64, 128 or 256)";
@@ -120,7 +118,7 @@ static std::string kernelName(const KernelLayout &l) {
          "_bm" + std::to_string(l.blockM) + "_bn" + std::to_string(l.blockN) +
          "_s" + std::to_string(l.stages) + "_g" +
          std::to_string(l.swizzleGroup) + "_c" + std::to_string(l.maxCtas) +
-         (l.mcast > 1 ? "_mca" : "") +
+         (l.mcast > 1 ? (l.multicastB ? "_mcb" : "_mca") : "") +
          (l.nParts > 1 ? "_p" + std::to_string(l.nParts) : "") +
          (l.perRowB ? "_sb1x128" : "") + (l.f32Out ? "_f32" : "") +
          (l.accumulate ? "_acc" : "") + (l.lateRelease ? "_lr" : "") +

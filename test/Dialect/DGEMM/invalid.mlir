@@ -817,6 +817,24 @@ func.func @gemm_config_multicast_a_odd(%a: memref<128x512xf8E4M3FN>,
 
 // -----
 
+// Config multicasting B with block N 120: each CTA of the pair would load
+// 60 rows of B, not whole 8-row swizzle atoms.
+func.func @gemm_config_multicast_b_half_atoms(%a: memref<256x512xf8E4M3FN>,
+    %sa: memref<256x4xf32, strided<[1, 256]>>, %b: memref<240x512xf8E4M3FN>,
+    %sb: memref<2x4xf32>, %d: memref<256x240xbf16>) {
+  // expected-error-re @+1 {{'dgemm.gemm' op config #dgemm.config<{{.*}}> cannot run this GEMM: multicast = b splits B's tile between the pair, which needs block_n a multiple of 16 (each half whole 8-row swizzle atoms), got 120}}
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<256x512xf8E4M3FN>,
+                 memref<256x4xf32, strided<[1, 256]>>, memref<240x512xf8E4M3FN>,
+                 memref<2x4xf32>)
+      outs(%d : memref<256x240xbf16>)
+      {config = #dgemm.config<block_m = 128, block_n = 120, stages = 4,
+                              cluster = 2, multicast = b, math_warpgroups = 2,
+                              swizzle_group = 1, num_sms = 2>}
+  return
+}
+
+// -----
+
 // Config on a GEMM with no rows (static M = 0).
 func.func @gemm_config_m0(%a: memref<0x512xf8E4M3FN>,
     %sa: memref<0x4xf32, strided<[1, 128]>>, %b: memref<256x512xf8E4M3FN>,
