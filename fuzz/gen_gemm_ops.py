@@ -366,6 +366,8 @@ class Rules:
             return "multicast k-grouped"
         if k["mc"] == "b" and p["kind"] != "gemm":
             return "multicast b grouped"
+        if k["mc"] == "b" and bn % 16:
+            return "multicast b half atoms"
         if k["mc"] == "a" and cdiv(p["n"], bn) % 2:
             return "multicast a odd N blocks"
         if k["sms"] > target[0]:
@@ -500,7 +502,7 @@ class Rules:
     def lowerable(c):
         """What dgemm-lower-to-kernel builds: f8E4M3FN operands; block M 64,
         128 or (normal or masked bf16 GEMM, 128x128 B scales: the config
-        rules) 256, no multicast of B; normal: either recipe, a bf16 or f32 D,
+        rules) 256; normal: either recipe, a bf16 or f32 D,
         an accumulate input only when it is D itself, and no cluster for the
         weight-gradient forms (1x128 B scales or an f32 D); grouped: a
         static group count; masked: an identity-layout D; k-grouped: at
@@ -526,7 +528,7 @@ class Rules:
         if c.config is None:
             return Rules.selectable(c, max_block_m=256)
         k = c.config
-        if k["bm"] not in (64, 128, 256) or k["mc"] == "b":
+        if k["bm"] not in (64, 128, 256):
             return False
         if wgrad_form and k["cluster"] != 1:
             return False

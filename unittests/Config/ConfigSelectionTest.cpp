@@ -553,6 +553,20 @@ TEST(ConfigSelection, MulticastRules) {
   mk.n = 7168 + 128; // 57 N blocks: odd, and B multicast is not for masked
   c = selectConfig(mk, t);
   EXPECT_EQ(c.multicast, Multicast::None);
+  // Normal, odd N blocks, even M blocks: B multicast (the pair takes
+  // neighbouring M blocks), which the lowering builds for block N a
+  // multiple of 16 only.
+  ProblemDesc nb = normal(4096, 2112, 7168); // 11 N blocks of 192
+  c = selectConfig(nb, t);
+  EXPECT_EQ(c.blockN, 192);
+  EXPECT_EQ(c.multicast, Multicast::B);
+  EXPECT_EQ(checkConfig(c, nb, t), "");
+  KernelConfig half = c;
+  half.blockN = 120; // 60 rows of B per CTA: not whole 8-row atoms
+  EXPECT_NE(checkConfig(half, nb, t).find("multiple of 16"), std::string::npos);
+  SelectOptions noB;
+  noB.allowMulticastB = false;
+  EXPECT_EQ(selectConfig(nb, t, noB).multicast, Multicast::None);
   // Every clustered choice launches an even number of CTAs.
   for (const ProblemDesc &p : referenceShapes()) {
     KernelConfig r = selectConfig(p, t);
