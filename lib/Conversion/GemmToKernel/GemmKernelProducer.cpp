@@ -1,0 +1,209 @@
+//===- GemmKernelProducer.cpp - the producer warpgroup of a GEMM kernel ---===//
+//
+// GemmKernelBuilder's producer: one elected thread fills the stage ring
+// with TMA loads of A, B and their scales (multicast over a 2-CTA cluster,
+// L2 eviction policies), and for the k-grouped GEMM writes each group's
+// tensor maps of A_g and B_g into the CTA's workspace slots.
+//
+//===----------------------------------------------------------------------===//
+#include "GemmKernelBuilder.h"
+
+#include "TensorMapUpdate.h"
+
+#include "dgemm/Dialect/DGEMM/IR/DGEMM.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::dgemm;
+
+namespace mlir::dgemm::kernel_builder {
+
+Value GemmKernelBuilder::groupInt(Value g, int64_t which) {
+  Value at = k.byteAt(fn.getArgument(kKgTable),
+                      k.add(k.c32(256),
+                            k.add(k.mul(g, k.c32(8)), k.c32(4 * which))));
+  return LLVM::LoadOp::create(b, loc, k.i32, at, /*alignment=*/4);
+}
+
+Value GemmKernelBuilder::groupMapSlot(Value slot) {
+  return k.byteAt(
+      fn.getArgument(kKgWorkspace),
+      k.mul(k.add(k.mul(k.ctaId(), k.c32(l.groupMapSlots())), slot),
+            k.c32(256)));
+}
+
+void GemmKernelBuilder::copyMapTemplates() {
+  const int64_t chunks = 16 * l.groupMapSlots();
+  auto mine = scf::IfOp::create(b, loc, k.ult(tid, k.c32(chunks)), false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(mine.thenBlock());
+  Value chunk = k.remu(tid, k.c32(16)); // 0-7 A's map, 8-15 B's
+  Value bytes = k.mul(chunk, k.c32(16));
+  auto v4 = VectorType::get({4}, k.i32);
+  Value word = LLVM::LoadOp::create(
+      b, loc, v4, k.byteAt(fn.getArgument(kKgTable), bytes),
+      /*alignment=*/16);
+  LLVM::StoreOp::create(
+      b, loc, word,
+      k.byteAt(groupMapSlot(k.divu(tid, k.c32(16))), bytes),
+      /*alignment=*/16);
+}
+
+Value GemmKernelBuilder::groupMap(Value slot, int which) {
+  return k.byteAt(slot, 128 * which);
+}
+
+void GemmKernelBuilder::writeGroupMaps(Value group) {
+  Value slot = groupMapSlot(kgSlot);
+  Value kBlocks = groupInt(group, 0);
+  Value first = arith::ExtUIOp::create(b, loc, k.i64, groupInt(group, 1));
+  Value innerDim = k.mul(kBlocks, k.c32(128));
+  Value pitch = arith::ExtUIOp::create(b, loc, k.i64, innerDim);
+  Value maps[2];
+  const int64_t rows[2] = {l.m, l.n};
+  const KGroupedKernelParam base[2] = {kKgPtrA, kKgPtrB};
+  for (int which = 0; which < 2; ++which) {
+    maps[which] = groupMap(slot, which);
+    Value start = arith::MulIOp::create(
+        b, loc, first,
+        arith::ConstantIntOp::create(b, loc, k.i64, rows[which] * 128));
+    Value address = arith::AddIOp::create(
+        b, loc,
+        LLVM::PtrToIntOp::create(b, loc, k.i64, fn.getArgument(base[which])),
+        start);
+    replaceTensorMap2D(k, maps[which], address, innerDim,
+                       k.c32(rows[which]), pitch);
+  }
+  publishTensorMaps(k, maps);
+}
+
+std::pair<Value, Value> GemmKernelBuilder::groupMaps() {
+  Value slot = groupMapSlot(kgSlot);
+  auto generic = [&](int which) -> Value {
+    return LLVM::AddrSpaceCastOp::create(b, loc, k.ptr,
+                                         groupMap(slot, which));
+  };
+  return {generic(0), generic(1)};
+}
+
+void GemmKernelBuilder::buildProducer() {
+  NVVM::SetMaxRegisterOp::create(
+      b, loc, b.getI32IntegerAttr(l.producerRegs),
+      NVVM::SetMaxRegisterActionAttr::get(
+          b.getContext(), NVVM::SetMaxRegisterAction::decrease));
+  Value warpInGroup = k.remu(k.divu(tid, k.c32(32)), k.c32(4));
+  auto warp0 = scf::IfOp::create(b, loc, k.eq(warpInGroup, k.c32(0)), false);
+  b.setInsertionPointToStart(warp0.thenBlock());
+  Value elected = NVVM::ElectSyncOp::create(b, loc, k.i1, Value());
+  auto leader = scf::IfOp::create(b, loc, elected, false);
+  b.setInsertionPointToStart(leader.thenBlock());
+  Value hintA = l2Policy(l.l2HintA), hintB = l2Policy(l.l2HintB);
+
+  tileLoop([&](Value mBlock, Value nBlock, Value group, Value it) {
+    Value m0 = k.mul(mBlock, k.c32(l.blockM));
+    Value n0 = k.mul(nBlock, k.c32(l.blockN));
+    // Coordinates, innermost first, with the group's where the map has it.
+    auto at = [&](Value x, Value y, bool hasGroup) {
+      SmallVector<Value, 3> c = {x, y};
+      if (hasGroup)
+        c.push_back(group);
+      return c;
+    };
+    // k-grouped: the group's maps of A_g and B_g, written for this tile,
+    // and its first K block in the scales.
+    Value mapA, mapB, kBase = k.c32(0);
+    if (l.kGrouped()) {
+      // Written only when the CTA's group changed (kgFresh): the tiles of
+      // one group share its maps, so the later ones skip the
+      // tensormap.replace writes and the proxy fences.
+      auto fresh = scf::IfOp::create(b, loc, kgFresh, false);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(fresh.thenBlock());
+        writeGroupMaps(group);
+      }
+      std::tie(mapA, mapB) = groupMaps();
+      kBase = groupInt(group, 1);
+    } else {
+      mapA = tensorMap(kMapA);
+      mapB = tensorMap(kMapB);
+    }
+    auto kLoop = scf::ForOp::create(b, loc, k.c32(0), tileKBlocks(group),
+                                    k.c32(1), ValueRange{it});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value kb = kLoop.getInductionVar();
+    Value i = kLoop.getRegionIterArgs()[0];
+    Value s = k.remu(i, k.c32(l.stages));
+    Value phase = k.andi(k.divu(i, k.c32(l.stages)), k.c32(1));
+    Value full = fullBarrier(s);
+    // Wait until the consumers released the stage.
+    waitParity(emptyBarrier(s), k.xori(phase, k.c32(1)));
+    NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), full,
+                                           k.c32(l.txBytes), nullptr,
+                                           nullptr, Value());
+    Value kAbs = k.add(kb, tileKStart());
+    Value k0 = k.mul(kAbs, k.c32(128));
+    Value aStage = stageBuffer(l.aOff, l.aStageBytes, s);
+    if (l.mcastA() > 1) {
+      // This CTA's half of A's rows, into the same place in both CTAs.
+      Value rows = k.mul(rank, k.c32(l.blockM / l.mcastA()));
+      loadTile(k.byteAt(aStage, k.mul(rows, k.c32(128))), mapA,
+               at(k0, k.add(m0, rows), l.masked()), full,
+               LLVM::ConstantOp::create(b, loc, b.getI16Type(),
+                                        (1 << l.mcastA()) - 1),
+               hintA);
+    } else {
+      loadTile(aStage, mapA, at(k0, m0, l.masked()), full, Value(), hintA);
+    }
+    Value bStage = stageBuffer(l.bOff, l.bStageBytes, s);
+    if (l.mcastB() > 1) {
+      // This CTA's half of B's rows, into the same place in both CTAs
+      // (normal GEMM only).
+      Value rows = k.mul(rank, k.c32(l.blockN / l.mcastB()));
+      loadTile(k.byteAt(bStage, k.mul(rows, k.c32(128))), mapB,
+               {k0, k.add(n0, rows)}, full,
+               LLVM::ConstantOp::create(b, loc, b.getI16Type(),
+                                        (1 << l.mcastB()) - 1),
+               hintB);
+    } else {
+      loadTile(bStage, mapB, at(k0, n0, l.grouped() && !l.kGrouped()), full,
+               Value(), hintB);
+    }
+    Value kbScales = k.add(kBase, kAbs);
+    loadTile(stageBuffer(l.sfaOff, l.sfaStageBytes, s), tensorMap(kMapSFA),
+             at(m0, kbScales, l.masked()), full);
+    if (l.perRowB) // 1x128 recipe: the tile's B scales of this K block
+      loadTile(stageBuffer(l.sfbOff, l.sfbStageBytes, s), sfbMap(),
+               {n0, kbScales}, full);
+    scf::YieldOp::create(b, loc, ValueRange{k.add(i, k.c32(1))});
+    b.setInsertionPointAfter(kLoop);
+    return kLoop.getResult(0);
+  });
+  b.setInsertionPointAfter(warp0);
+}
+
+Value GemmKernelBuilder::l2Policy(const std::string &hint) {
+  if (hint.empty())
+    return Value();
+  return LLVM::InlineAsmOp::create(
+             b, loc, k.i64, ValueRange(),
+             "createpolicy.fractional.L2::" + hint + ".b64 $0, 1.0;", "=l",
+             /*has_side_effects=*/false, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             /*asm_dialect=*/LLVM::AsmDialectAttr(),
+             /*operand_attrs=*/ArrayAttr())
+      .getResult(0);
+}
+
+void GemmKernelBuilder::loadTile(Value dst, Value map, ArrayRef<Value> coords, Value barrier,
+                                 Value multicastMask, Value l2Hint) {
+  Value dst7 = LLVM::AddrSpaceCastOp::create(b, loc, k.ptr7, dst);
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      b, loc, dst7, map, coords, barrier, ValueRange(),
+      multicastMask, l2Hint,
+      NVVM::TMALoadModeAttr::get(b.getContext(), NVVM::TMALoadMode::TILE),
+      b.getBoolAttr(false), /*group=*/nullptr, /*predicate=*/Value());
+}
+
+} // namespace mlir::dgemm::kernel_builder
