@@ -145,31 +145,25 @@ void GemmKernelBuilder::buildProducer() {
     Value kAbs = k.add(kb, tileKStart());
     Value k0 = k.mul(kAbs, k.c32(128));
     Value aStage = stageBuffer(l.aOff, l.aStageBytes, s);
-    if (l.mcastA() > 1) {
-      // This CTA's half of A's rows, into the same place in both CTAs.
-      Value rows = k.mul(rank, k.c32(l.blockM / l.mcastA()));
-      loadTile(k.byteAt(aStage, k.mul(rows, k.c32(128))), mapA,
-               at(k0, k.add(m0, rows), l.masked()), full,
+    // An operand's tile of `rows` rows from row0 on: whole, or shared by
+    // multicast among `sharing` CTAs, this CTA's part of its rows into the
+    // same place in all of them.
+    auto loadOperand = [&](Value stage, Value map, Value row0, int64_t rows,
+                           int64_t sharing, bool threeD, Value hint) {
+      if (sharing == 1) {
+        loadTile(stage, map, at(k0, row0, threeD), full, Value(), hint);
+        return;
+      }
+      Value mine = k.mul(rank, k.c32(rows / sharing));
+      loadTile(k.byteAt(stage, k.mul(mine, k.c32(128))), map,
+               at(k0, k.add(row0, mine), threeD), full,
                LLVM::ConstantOp::create(b, loc, b.getI16Type(),
-                                        (1 << l.mcastA()) - 1),
-               hintA);
-    } else {
-      loadTile(aStage, mapA, at(k0, m0, l.masked()), full, Value(), hintA);
-    }
-    Value bStage = stageBuffer(l.bOff, l.bStageBytes, s);
-    if (l.mcastB() > 1) {
-      // This CTA's half of B's rows, into the same place in both CTAs
-      // (normal GEMM only).
-      Value rows = k.mul(rank, k.c32(l.blockN / l.mcastB()));
-      loadTile(k.byteAt(bStage, k.mul(rows, k.c32(128))), mapB,
-               {k0, k.add(n0, rows)}, full,
-               LLVM::ConstantOp::create(b, loc, b.getI16Type(),
-                                        (1 << l.mcastB()) - 1),
-               hintB);
-    } else {
-      loadTile(bStage, mapB, at(k0, n0, l.grouped() && !l.kGrouped()), full,
-               Value(), hintB);
-    }
+                                        (1 << sharing) - 1),
+               hint);
+    };
+    loadOperand(aStage, mapA, m0, l.blockM, l.mcastA(), l.masked(), hintA);
+    loadOperand(stageBuffer(l.bOff, l.bStageBytes, s), mapB, n0, l.blockN,
+                l.mcastB(), l.grouped() && !l.kGrouped(), hintB);
     Value kbScales = k.add(kBase, kAbs);
     loadTile(stageBuffer(l.sfaOff, l.sfaStageBytes, s), tensorMap(kMapSFA),
              at(m0, kbScales, l.masked()), full);
