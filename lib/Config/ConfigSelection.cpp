@@ -57,16 +57,6 @@
 //         + roundUp(8 * K/128, 128)          (the tile's B scales: two rows of
 //                                             K/128 floats, 128x128 recipe)
 //   stages = min(8, (smemPerBlock - fixed) / stage), chosen configs need >= 3.
-//
-// Output staging in the ring: where the output is bf16 in swizzled 64-column
-// chunks (block N a multiple of 64) on one CTA per cluster, the epilogue can
-// write most of its tile into the A and B tiles of the stage that held the
-// tile's last K block (ringStagingEligible); the fixed part then holds only
-//   2*BM*BN - 128*(BM + BN)   (at least 0; 256x128: 16 KiB, 128x192: 8 KiB)
-// of it, and the stages are counted against that: 256x128 takes 4 stages
-// instead of 3, 128x192 5 instead of 4. A config uses it exactly when its
-// stages do not fit beside the whole tile (usesRingStaging); the lowering
-// asks the same.
 // A and B tiles are multiples of 1024 bytes (BM, BN multiples of 8), so every
 // swizzle-128 tile stays 1024-aligned.
 //
@@ -276,22 +266,11 @@ int64_t tileLoadCost(int64_t blockM, int64_t blockN) {
 
 /// Stages that fit next to the fixed part, 0 when not even one does.
 int64_t maxStages(int64_t blockM, int64_t blockN, const ProblemDesc &p,
-                  const TargetDesc &t, bool ringStaging = false) {
-  int64_t left =
-      t.smemPerBlock - fixedSmemBytes(blockM, blockN, p, ringStaging);
+                  const TargetDesc &t) {
+  int64_t left = t.smemPerBlock - fixedSmemBytes(blockM, blockN, p);
   if (left <= 0)
     return 0;
   return left / stageBytes(blockM, blockN, p);
-}
-
-/// The most stages a tile may take: beside a whole staging tile, or more
-/// with the output staged in the ring where that is allowed.
-int64_t maxStagesAny(int64_t blockM, int64_t blockN, int64_t clusterSize,
-                     const ProblemDesc &p, const TargetDesc &t) {
-  int64_t whole = maxStages(blockM, blockN, p, t);
-  if (!ringStagingEligible(blockM, blockN, clusterSize, p))
-    return whole;
-  return std::max(whole, maxStages(blockM, blockN, p, t, true));
 }
 
 struct Candidate {
@@ -408,29 +387,9 @@ int64_t dgemm::stageBytes(int64_t blockM, int64_t blockN,
   return bytes;
 }
 
-bool dgemm::ringStagingEligible(int64_t blockM, int64_t blockN,
-                                int64_t clusterSize, const ProblemDesc &p) {
-  return p.out == OutType::BF16 && blockN > 0 && blockN % 64 == 0 &&
-         blockM > 0 && blockM % 64 == 0 && clusterSize == 1 &&
-         p.bScale == BScaleGranularity::Block128x128 &&
-         p.kind != GemmKind::KGrouped;
-}
-
-int64_t dgemm::ringStagingOwnBytes(int64_t blockM, int64_t blockN) {
-  return std::max<int64_t>(0, 2 * blockM * blockN - 128 * (blockM + blockN));
-}
-
-bool dgemm::usesRingStaging(const KernelConfig &c, const ProblemDesc &p,
-                            const TargetDesc &t) {
-  return ringStagingEligible(c.blockM, c.blockN, c.clusterSize, p) &&
-         c.stages > maxStages(c.blockM, c.blockN, p, t);
-}
-
 int64_t dgemm::fixedSmemBytes(int64_t blockM, int64_t blockN,
-                              const ProblemDesc &p, bool ringStaging) {
+                              const ProblemDesc &p) {
   int64_t elementBytes = p.out == OutType::BF16 ? 2 : 4;
-  int64_t staging = ringStaging ? ringStagingOwnBytes(blockM, blockN)
-                                : elementBytes * blockM * blockN;
   int64_t bScaleBuffer =
       p.bScale == BScaleGranularity::Block128x128
           ? roundUp(4 * bScaleBlocksSpanned(blockN) *
@@ -443,7 +402,8 @@ int64_t dgemm::fixedSmemBytes(int64_t blockM, int64_t blockN,
       p.kind == GemmKind::GroupedMasked || p.groupOffsets
           ? 4 * std::max<int64_t>(p.groups, 1)
           : 0;
-  return staging + kSmemSlack + bScaleBuffer + groupCounts;
+  return elementBytes * blockM * blockN + kSmemSlack + bScaleBuffer +
+         groupCounts;
 }
 
 int64_t dgemm::tileRoundCost(int64_t blockM, int64_t blockN,
@@ -464,8 +424,7 @@ int64_t dgemm::countTiles(const KernelConfig &c, const ProblemDesc &p) {
 
 int64_t dgemm::smemBytes(const KernelConfig &c, const ProblemDesc &p) {
   int64_t bytes = addSat(mulSat(c.stages, stageBytes(c.blockM, c.blockN, p)),
-                         fixedSmemBytes(c.blockM, c.blockN, p,
-                                        usesRingStaging(c, p)));
+                         fixedSmemBytes(c.blockM, c.blockN, p));
   // Two tile shapes share the dynamic shared memory: one runs.
   if (c.hasAlt())
     bytes = std::max(bytes, smemBytes(c.alt(), p));
@@ -538,9 +497,8 @@ std::string dgemm::checkConfig(const KernelConfig &c, const ProblemDesc &p,
   if (c.stages < 1)
     return "stages = " + str(c.stages) + " must be at least 1";
   int64_t stage = stageBytes(c.blockM, c.blockN, p);
-  bool ring = ringStagingEligible(c.blockM, c.blockN, c.clusterSize, p);
-  int64_t fixed = fixedSmemBytes(c.blockM, c.blockN, p, ring);
-  if (c.stages > maxStagesAny(c.blockM, c.blockN, c.clusterSize, p, t))
+  int64_t fixed = fixedSmemBytes(c.blockM, c.blockN, p);
+  if (c.stages > maxStages(c.blockM, c.blockN, p, t))
     return "stages = " + str(c.stages) + " of " + str(stage) +
            " bytes each plus " + str(fixed) + " fixed bytes need " +
            str(addSat(mulSat(c.stages, stage), fixed)) +
@@ -650,8 +608,7 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t,
       Candidate c;
       c.blockM = blockM;
       c.blockN = blockN;
-      c.stages =
-          std::min(kMaxStages, maxStagesAny(blockM, blockN, 1, p, t));
+      c.stages = std::min(kMaxStages, maxStages(blockM, blockN, p, t));
       if (c.stages < kMinChosenStages)
         continue;
       c.tiles = numTiles(blockM, blockN, p);
@@ -686,13 +643,6 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t,
       config.multicast = Multicast::B;
   }
   config.clusterSize = config.multicast == Multicast::None ? 1 : 2;
-  // A cluster's stages are also written by the other CTA's loads, so its
-  // output is not staged in the ring: the stages that fit beside a whole
-  // staging tile.
-  if (config.clusterSize != 1)
-    config.stages = std::min(
-        config.stages,
-        std::min(kMaxStages, maxStages(best.blockM, best.blockN, p, t)));
 
   // B streamed through L2 (its loads evict_first): with one M block (per
   // group) every B tile serves one tile; with one wave, the tiles sharing a

@@ -123,32 +123,8 @@ int64_t bScaleBlocksSpanned(int64_t blockN);
 int64_t stageBytes(int64_t blockM, int64_t blockN, const ProblemDesc &p);
 
 /// Shared memory bytes outside the stages (output staging tile, the tile's
-/// B scales, the masked layout's copy of masked_m, slack). With
-/// `ringStaging` only the part of the output tile that does not fit in one
-/// stage's A and B tiles (ringStagingOwnBytes).
-int64_t fixedSmemBytes(int64_t blockM, int64_t blockN, const ProblemDesc &p,
-                       bool ringStaging = false);
-
-/// Whether a tile of blockM x blockN can stage its output in the ring: the
-/// epilogue writes the bf16 tile in 64-row x 64-column units of 8 KiB, the
-/// first into the A and B tiles of the stage that held the tile's last K
-/// block (released only once the tile's stores have read it), the rest into
-/// a buffer of their own. Needs a bf16 output staged in swizzled 64-column
-/// chunks (block N a multiple of 64), block-scaled B, one CTA per cluster
-/// (a multicast stage is also written by the other CTA's loads) and not the
-/// k-grouped GEMM. docs/kernel.md, "Output staging in the ring".
-bool ringStagingEligible(int64_t blockM, int64_t blockN, int64_t clusterSize,
-                         const ProblemDesc &p);
-
-/// Bytes of the output tile that ring staging keeps outside the stage: the
-/// bf16 tile less one stage's A and B tiles, at least 0.
-int64_t ringStagingOwnBytes(int64_t blockM, int64_t blockN);
-
-/// Whether config `c` stages its output in the ring on `t`: it may
-/// (ringStagingEligible) and its stages do not fit beside a whole staging
-/// tile. (The second tile shape of a masked config is asked as c.alt().)
-bool usesRingStaging(const KernelConfig &c, const ProblemDesc &p,
-                     const TargetDesc &t = TargetDesc());
+/// B scales, the masked layout's copy of masked_m, slack).
+int64_t fixedSmemBytes(int64_t blockM, int64_t blockN, const ProblemDesc &p);
 
 /// Empty string when `c` is a config the kernel can run for `p` on `t`
 /// (block sizes, register budget, scale blocks, shared memory, cluster);

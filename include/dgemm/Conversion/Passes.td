@@ -149,18 +149,6 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "LLVM computes those wgmma descriptors in the copy instead of "
            "hoisting those of every slot out of the loop; 'off': hoisted; "
            "'auto' (the default): 'a' for the masked layout, else 'off'">,
-    Option<"outputStaging", "output-staging", "std::string",
-           /*default=*/"\"auto\"",
-           "Where the epilogue stages a bf16 output tile: 'tile' in a "
-           "staging tile of its own; 'ring' in 64-row x 64-column units, "
-           "most of them in the A and B tiles of the stage that held the "
-           "tile's last K block (released at the next tile's first K block, "
-           "once the tile's stores have read it), each consumer warpgroup "
-           "storing its own units (block N a multiple of 64, one CTA per "
-           "cluster, no K split or split tail, not k-grouped; the kernel "
-           "name ends in _rs); 'auto' (the default): ring exactly where the "
-           "config's stages do not fit beside a whole staging tile "
-           "(::dgemm::usesRingStaging)">,
     Option<"maskedWalk", "masked-walk", "std::string", /*default=*/"\"groups\"",
            "Masked layout, the order in which the CTAs take the tiles: "
            "'groups' (the default) walks each group's M blocks in turn; "

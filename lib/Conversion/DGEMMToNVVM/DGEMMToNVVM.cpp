@@ -19,8 +19,6 @@
 //===----------------------------------------------------------------------===//
 #include "WgmmaDescriptor.h"
 
-#include <map>
-
 #include "dgemm/Conversion/Passes.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -228,45 +226,16 @@ void epilogueBarrier(EpilogueStoreOp op, PatternRewriter &rw) {
 }
 
 /// The thread that stores (and waits for) the staged tile: thread 0, or
-/// (per_warpgroup, ring staging) each warpgroup's first.
+/// (per_warpgroup) each warpgroup's first.
 Value epilogueLeader(EpilogueStoreOp op, PatternRewriter &rw) {
   Location loc = op.getLoc();
-  Value t = op.getPerWarpgroup() || op.getRingA()
+  Value t = op.getPerWarpgroup()
                 ? arith::RemUIOp::create(rw, loc, op.getTid(),
                                          i32c(rw, loc, 128))
                       .getResult()
                 : op.getTid();
   return arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, t,
                                i32c(rw, loc, 0));
-}
-
-/// Ring staging: the address of staging unit `u` (64 rows x 128 bytes of
-/// chunk u / (block_m/64), rows 64 * (u % (block_m/64)) ..): the first
-/// block_m/64 units in the stage's A tile, the next block_n/64 in its B
-/// tile, the rest in the op's own staging buffer.
-Value stagingUnit(EpilogueStoreOp op, Value u, PatternRewriter &rw) {
-  Location loc = op.getLoc();
-  const int64_t unitBytes = 64 * 128;
-  const int64_t nA = op.getBlockM() / 64, nB = op.getBlockN() / 64;
-  Type i8 = rw.getI8Type();
-  Value staging = op.getStaging();
-  auto at = [&](Value base, int64_t firstUnit) -> Value {
-    Value off = arith::MulIOp::create(
-        rw, loc,
-        arith::SubIOp::create(rw, loc, u, i32c(rw, loc, firstUnit)),
-        i32c(rw, loc, unitBytes));
-    return LLVM::GEPOp::create(rw, loc, staging.getType(), i8, base,
-                               ArrayRef<LLVM::GEPArg>{off});
-  };
-  auto below = [&](int64_t n) -> Value {
-    return arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult, u,
-                                 i32c(rw, loc, n));
-  };
-  Value inB = arith::SelectOp::create(rw, loc, below(nA + nB),
-                                      at(op.getRingB(), nA),
-                                      at(staging, nA + nB));
-  return arith::SelectOp::create(rw, loc, below(nA), at(op.getRingA(), 0),
-                                 inB);
 }
 
 /// The staging half of an epilogue: the leader (epilogueLeader) waits until
@@ -340,17 +309,6 @@ Value writeStaging(EpilogueStoreOp op, bool swizzled, bool f32,
     oddRow =
         arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ne, odd, c(0));
   }
-  // Ring staging: a thread's rows are those of its warpgroup's unit in
-  // each row wave and chunk (row0 % 64 and 8 further), the unit's address
-  // made once per (chunk, wave).
-  const bool ring = static_cast<bool>(op.getRingA());
-  Value wg, unitRow0, unitRow1;
-  std::map<std::pair<int64_t, int64_t>, Value> units;
-  if (ring) {
-    wg = arith::DivUIOp::create(rw, loc, warp, c(4));
-    unitRow0 = arith::RemUIOp::create(rw, loc, row0, c(64));
-    unitRow1 = arith::AddIOp::create(rw, loc, unitRow0, c(8));
-  }
   // Wave w's rows are waveRows * w further down (a multiple of 8, so the
   // swizzle pattern row % 8 is the same).
   auto offset = [&](Value row, int64_t j, int64_t w) -> Value {
@@ -389,37 +347,9 @@ Value writeStaging(EpilogueStoreOp op, bool swizzled, bool f32,
           packed = arith::SelectOp::create(
               rw, loc, oddRow,
               f32Pair(rw, loc, totals, groupsPerPart, j ^ 2, h), packed);
-        Value addr;
-        if (ring) {
-          // The unit of chunk j / groupsPerChunk, row block w * consumers
-          // + wg; within it (unitRow, piece), as in the whole tile.
-          int64_t q = j / groupsPerChunk;
-          Value &unit = units[{q, w}];
-          if (!unit)
-            unit = stagingUnit(
-                op,
-                arith::AddIOp::create(
-                    rw, loc, wg,
-                    c(q * (bm / 64) + w * op.getConsumers())),
-                rw);
-          int64_t firstPiece = (j % groupsPerChunk) * 8 * e / 16;
-          Value piece = arith::XOrIOp::create(
-              rw, loc, pieceRow,
-              arith::AddIOp::create(rw, loc, colPiece, c(firstPiece)));
-          Value inUnit = arith::AddIOp::create(
-              rw, loc,
-              arith::MulIOp::create(rw, loc, h ? unitRow1 : unitRow0,
-                                    c(128)),
-              arith::AddIOp::create(
-                  rw, loc, arith::MulIOp::create(rw, loc, piece, c(16)),
-                  colByte));
-          addr = LLVM::GEPOp::create(rw, loc, staging.getType(), i8, unit,
-                                     ArrayRef<LLVM::GEPArg>{inUnit});
-        } else {
-          addr = LLVM::GEPOp::create(
-              rw, loc, staging.getType(), i8, staging,
-              ArrayRef<LLVM::GEPArg>{offset(h ? row1 : row0, j, w)});
-        }
+        Value addr = LLVM::GEPOp::create(
+            rw, loc, staging.getType(), i8, staging,
+            ArrayRef<LLVM::GEPArg>{offset(h ? row1 : row0, j, w)});
         LLVM::StoreOp::create(rw, loc, packed, addr, /*alignment=*/e * 2);
       }
     }
@@ -494,24 +424,8 @@ void copyOutRows(EpilogueStoreOp op, bool swizzled, PatternRewriter &rw) {
     OpBuilder::InsertionGuard g(rw);
     rw.setInsertionPointToStart(guard.thenBlock());
     // The piece in the staging tile (writeStaging's layout).
-    Value from, base = staging;
-    if (op.getRingA()) {
-      // Ring staging: unit chunk * (BM/64) + row / 64, row % 64 in it.
-      Value chunk = arith::DivUIOp::create(rw, loc, piece, c(8));
-      Value swz = arith::XOrIOp::create(
-          rw, loc, arith::RemUIOp::create(rw, loc, piece, c(8)),
-          arith::RemUIOp::create(rw, loc, row, c(8)));
-      Value u = arith::AddIOp::create(
-          rw, loc, arith::MulIOp::create(rw, loc, chunk, c(bm / 64)),
-          arith::DivUIOp::create(rw, loc, row, c(64)));
-      Value inUnit = arith::AddIOp::create(
-          rw, loc,
-          arith::MulIOp::create(
-              rw, loc, arith::RemUIOp::create(rw, loc, row, c(64)), c(128)),
-          arith::MulIOp::create(rw, loc, swz, c(16)));
-      base = stagingUnit(op, u, rw);
-      from = inUnit;
-    } else if (swizzled) {
+    Value from;
+    if (swizzled) {
       Value chunk = arith::DivUIOp::create(rw, loc, piece, c(8));
       Value swz = arith::XOrIOp::create(
           rw, loc, arith::RemUIOp::create(rw, loc, piece, c(8)),
@@ -528,7 +442,7 @@ void copyOutRows(EpilogueStoreOp op, bool swizzled, PatternRewriter &rw) {
               rw, loc, arith::MulIOp::create(rw, loc, row, c(bn)), col),
           c(2));
     }
-    Value src = LLVM::GEPOp::create(rw, loc, staging.getType(), i8, base,
+    Value src = LLVM::GEPOp::create(rw, loc, staging.getType(), i8, staging,
                                     ArrayRef<LLVM::GEPArg>{from});
     Value v = LLVM::LoadOp::create(rw, loc, v4i32, src, /*alignment=*/16);
     // Byte offset in D in i64: row * ld * 2 can pass 2^31.
@@ -566,49 +480,11 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
     NVVM::FenceProxyOp::create(
         rw, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
         NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
-    const bool ring = static_cast<bool>(op.getRingA());
-    if (ring && !op.getRows()) {
-      // Each warpgroup stores the units it wrote: its own barrier.
-      NVVM::BarrierOp::create(
-          rw, loc, Type(),
-          arith::AddIOp::create(rw, loc, warpgroupOf(op, rw), c(7)),
-          c(128), nullptr, Value());
-    } else {
-      epilogueBarrier(op, rw);
-    }
+    epilogueBarrier(op, rw);
     auto tmaStore = [&] {
       auto store = scf::IfOp::create(rw, loc, leader, false);
       OpBuilder::InsertionGuard g(rw);
       rw.setInsertionPointToStart(store.thenBlock());
-      if (ring) {
-        // The warpgroup's units: row block w * consumers + wg of each row
-        // wave w and chunk q, a box of 64 rows each.
-        Value wg = warpgroupOf(op, rw);
-        const int64_t waves = bm / (64 * op.getConsumers());
-        for (int64_t w = 0; w < waves; ++w) {
-          Value rowBlock =
-              arith::AddIOp::create(rw, loc, wg, c(w * op.getConsumers()));
-          Value m0 = arith::AddIOp::create(
-              rw, loc, op.getM0(),
-              arith::MulIOp::create(rw, loc, rowBlock, c(64)));
-          for (int64_t q = 0; q < bn / chunkCols; ++q) {
-            Value src = stagingUnit(
-                op, arith::AddIOp::create(rw, loc, rowBlock, c(q * (bm / 64))),
-                rw);
-            Value n0 =
-                arith::AddIOp::create(rw, loc, op.getN0(), c(chunkCols * q));
-            SmallVector<Value, 3> coords = {n0, m0};
-            if (op.getGroup())
-              coords.push_back(op.getGroup());
-            NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-                rw, loc, op.getDMap(), src, coords, Value(),
-                NVVM::TMAStoreModeAttr::get(ctx, NVVM::TMAStoreMode::TILE),
-                Value());
-          }
-        }
-        NVVM::CpAsyncBulkCommitGroupOp::create(rw, loc);
-        return;
-      }
       // Per warpgroup: warpgroup w's 64 rows, 64w rows into each chunk (or
       // into the row-major tile), at m0 + 64w.
       Value staging = op.getStaging(), m0 = op.getM0();

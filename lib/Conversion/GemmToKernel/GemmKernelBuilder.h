@@ -241,7 +241,7 @@ private:
   /// buffer, the thread's first row wave's A scales, the K block's B scales
   /// (128x128 recipe) and the warpgroup's A and B tiles.
   struct KBlockStage {
-    Value s, kb, sfa, sa0, sa1, sb0, sb1, sb2, aTile, bTile;
+    Value s, sfa, sa0, sa1, sb0, sb1, sb2, aTile, bTile;
   };
 
   /// Waits until ring slot i % stages holds K block kb (full barrier, parity
@@ -267,17 +267,6 @@ private:
   /// One arrival per consumer warp on empty[s] of each CTA of the cluster:
   /// lane c arrives on CTA c's barrier (through its cluster address).
   void releaseStage(Value s, Value lane);
-  /// The stage of K block st.kb is done with: released, but with the output
-  /// staged in the ring (KernelLayout::ringStaging) not the tile's last K
-  /// block's, whose stage holds the epilogue's units until
-  /// releaseHeldStage.
-  void releaseKBlock(const KBlockStage &st, Value lane);
-  /// Ring staging, at K block kb of a tile (after its first wgmmas are
-  /// issued): for kb == 0, when an earlier tile held a stage (ring counter
-  /// tileIt > 0), each warpgroup's first thread waits until its stores have
-  /// read their units, then every warp releases that stage
-  /// ((tileIt - 1) % stages).
-  void releaseHeldStage(Value kb, Value lane);
 
   /// The consumers copy the tile's B-scale rows nbs[0..bScaleRows) (K/128
   /// floats each) from global to shared memory, then meet at named barrier 2. The
@@ -302,9 +291,6 @@ private:
   // cluster has one; while its body is built, the CTA's K share.
   Value fullTiles, tailTiles, hasTail, kStart, kCount;
   bool inTail = false;
-  /// Consumers, within a tile: its K blocks and the ring counter before it
-  /// (what releaseKBlock and releaseHeldStage ask).
-  Value tileNk, tileIt;
   // k-grouped, while a tile's body is built: its workspace slot, and
   // whether the producer writes the group's maps there (the group changed).
   Value kgSlot, kgFresh;

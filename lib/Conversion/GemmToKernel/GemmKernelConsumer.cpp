@@ -55,8 +55,6 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
   tileLoop([&](Value mBlock, Value nBlock, Value group, Value it) {
     Value m0 = k.mul(mBlock, k.c32(l.blockM));
     Value n0 = k.mul(nBlock, k.c32(l.blockN));
-    tileNk = tileKBlocks(group);
-    tileIt = it;
     // The group's B scales: [G, ceil(N/128), K/128].
     Value sfbGroup =
         l.grouped() && !l.perRowB
@@ -153,8 +151,6 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
           NVVM::BarrierArriveOp::create(b, loc, otherTurn, k.c32(256));
         if (w == 0 && afterIssue)
           afterIssue();
-        if (w == 0 && l.ringStaging)
-          releaseHeldStage(st.kb, lane);
         for (int64_t p = 0; p < parts; ++p) {
           Value total = in[w * parts + p];
           const bool lastPart = lastWave && p == parts - 1;
@@ -174,7 +170,7 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
           if (lastPart) {
             // Every part of every wave has read the stage: release it,
             // one arrival per consumer warp.
-            releaseKBlock(st, lane);
+            releaseStage(s, lane);
           }
           results.push_back(PromoteOp::create(
               b, loc, fragment, total, accs[p], sa0, sa1, sb0, sb1, sb2,
@@ -279,19 +275,11 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
     }
     // With `rows` (masked, staged): a tile with fewer rows is copied out
     // of the staging tile by the threads.
-    // Ring staging: the units go first into the A and B tiles of the
-    // stage of the tile's last K block (held, releaseKBlock).
-    Value ringA, ringB;
-    if (l.ringStaging) {
-      Value held = k.remu(k.sub(ringNext, k.c32(1)), k.c32(l.stages));
-      ringA = stageBuffer(l.aOff, l.aStageBytes, held);
-      ringB = stageBuffer(l.bOff, l.bStageBytes, held);
-    }
     auto tmaStore = [&](Value groupCoord, Value rows = Value()) {
       auto store = EpilogueStoreOp::create(
           b, loc, totals, k.byteAt(smem, l.dOff), tensorMap(kMapD), n0, m0,
           groupCoord, tid, rows, rows ? fn.getArgument(kDPtr) : Value(),
-          rows ? fn.getArgument(kM) : Value(), ringA, ringB,
+          rows ? fn.getArgument(kM) : Value(),
           b.getI32IntegerAttr(l.blockM),
           b.getI32IntegerAttr(l.blockN),
           b.getI32IntegerAttr(l.rowWarpgroups()),
@@ -344,7 +332,7 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
   // The last tile's TMA store must have read its staging tile before the
   // CTA's shared memory goes away (per-warpgroup epilogue: each
   // warpgroup's first thread waits for its own stores).
-  Value storer = l.epilogueWarpgroup || l.ringStaging
+  Value storer = l.epilogueWarpgroup
                      ? k.eq(k.remu(tid, k.c32(128)), k.c32(0))
                      : k.eq(tid, k.c32(0));
   auto last = scf::IfOp::create(b, loc, storer, false);
@@ -527,7 +515,6 @@ GemmKernelBuilder::KBlockStage GemmKernelBuilder::waitStage(Value s, Value phase
                                                             bool threeBlocks) {
   KBlockStage st;
   st.s = s;
-  st.kb = kb;
   // Wait until the stage's TMA loads landed.
   waitParity(fullBarrier(st.s), phase);
   st.sfa = stageBuffer(l.sfaOff, l.sfaStageBytes, st.s);
@@ -575,15 +562,13 @@ SmallVector<Value> GemmKernelBuilder::kBlockPairs(Value end, ValueRange inits, V
     if (l.perRowB)
       return promoteCols(fragment, total, x.acc, x.st.sa0, x.st.sa1, x.st.s,
                          lane, 0, l.blockN, /*release=*/true);
-    releaseKBlock(x.st, lane);
+    releaseStage(x.st.s, lane);
     return PromoteOp::create(b, loc, fragment, total, x.acc, x.st.sa0,
                              x.st.sa1, x.st.sb0, x.st.sb1, x.st.sb2, former,
                              b.getI32IntegerAttr(0))
         .getResult();
   };
   Issued first = issue(i0, kb0);
-  if (l.ringStaging)
-    releaseHeldStage(kb0, lane);
   Issued second = issue(k.add(i0, k.c32(1)), k.add(kb0, k.c32(1)));
   Value total = finish(first, loop.getRegionIterArgs()[1], 1);
   total = finish(second, total, 0);
@@ -606,37 +591,6 @@ void GemmKernelBuilder::releaseStage(Value s, Value lane) {
   // thread's writes cluster-wide on every K block.
   Value remote = NVVM::MapaOp::create(b, loc, k.ptr7, emptyBarrier(s), lane);
   NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(), nullptr);
-}
-
-void GemmKernelBuilder::releaseKBlock(const KBlockStage &st, Value lane) {
-  if (!l.ringStaging) {
-    releaseStage(st.s, lane);
-    return;
-  }
-  auto notLast = scf::IfOp::create(
-      b, loc, k.ult(st.kb, k.sub(tileNk, k.c32(1))), false);
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(notLast.thenBlock());
-  releaseStage(st.s, lane);
-}
-
-void GemmKernelBuilder::releaseHeldStage(Value kb, Value lane) {
-  Value held = arith::AndIOp::create(b, loc, k.eq(kb, k.c32(0)),
-                                     k.ult(k.c32(0), tileIt));
-  auto once = scf::IfOp::create(b, loc, held, false);
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(once.thenBlock());
-  // The warpgroup's first thread issued its stores (EpilogueStoreOp with
-  // ring_a): it arrives after they have read the stage.
-  auto leader = scf::IfOp::create(
-      b, loc, k.eq(k.remu(tid, k.c32(128)), k.c32(0)), false);
-  {
-    OpBuilder::InsertionGuard g2(b);
-    b.setInsertionPointToStart(leader.thenBlock());
-    NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
-                                         b.getUnitAttr());
-  }
-  releaseStage(k.remu(k.sub(tileIt, k.c32(1)), k.c32(l.stages)), lane);
 }
 
 void GemmKernelBuilder::copyBScales(Value sfb, ArrayRef<Value> nbs) {

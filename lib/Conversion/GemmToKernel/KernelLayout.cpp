@@ -77,31 +77,18 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c,
   l.sfbStageBytes = l.perRowB ? alignTo(4 * c.blockN, 128) : 0;
   l.txBytes = l.aStageBytes + l.bStageBytes + l.sfaStageBytes +
               (l.perRowB ? 4 * c.blockN : 0);
+  l.dOff = 0;
+  l.aOff = alignTo(l.outBytes() * c.blockM * c.blockN, 1024);
+  l.bOff = l.aOff + c.stages * l.aStageBytes;
+  l.sfaOff = alignTo(l.bOff + c.stages * l.bStageBytes, 128);
+  l.sfbOff = alignTo(l.sfaOff + c.stages * l.sfaStageBytes, 128);
   l.bScaleRows = l.perRowB ? 0 : ::dgemm::bScaleBlocksSpanned(c.blockN);
-  // The output in the ring exactly when the config's stages need it
-  // (the selection's rule; the lowering's output-staging option may
-  // force it where it is allowed).
-  l.ringStaging = ::dgemm::usesRingStaging(c, p);
-  l.placeBuffers();
-  return l;
-}
-
-int64_t KernelLayout::stagingBytes() const {
-  return ringStaging ? ::dgemm::ringStagingOwnBytes(blockM, blockN)
-                     : outBytes() * blockM * blockN;
-}
-
-void KernelLayout::placeBuffers() {
-  dOff = 0;
-  aOff = alignTo(stagingBytes(), 1024);
-  bOff = aOff + stages * aStageBytes;
-  sfaOff = alignTo(bOff + stages * bStageBytes, 128);
-  sfbOff = alignTo(sfaOff + stages * sfaStageBytes, 128);
   int64_t sfbBytes =
-      perRowB ? stages * sfbStageBytes : 4 * bScaleRows * kBlocks;
-  barOff = alignTo(sfbOff + sfbBytes, 8);
-  countOff = barOff + 16 * stages;
-  smemBytes = countOff + (groupsInSmem() ? 4 * groups : 0);
+      l.perRowB ? c.stages * l.sfbStageBytes : 4 * l.bScaleRows * l.kBlocks;
+  l.barOff = alignTo(l.sfbOff + sfbBytes, 8);
+  l.countOff = l.barOff + 16 * c.stages;
+  l.smemBytes = l.countOff + (l.groupsInSmem() ? 4 * l.groups : 0);
+  return l;
 }
 
 void KernelLayout::splitRegisters() {

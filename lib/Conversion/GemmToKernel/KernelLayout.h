@@ -3,9 +3,7 @@
 // What a config and the static sizes fix about one kernel: its warpgroups and
 // register split, and where each buffer lives in dynamic shared memory:
 //
-//   0        D staging tile      BM*BN*E   (E = 2 for bf16, 4 for f32; with
-//                                           ringStaging only the units that
-//                                           do not fit in a stage)
+//   0        D staging tile      BM*BN*E   (E = 2 for bf16, 4 for f32)
 //   aOff     A stages            S * BM*128   (SW128 tiles, 1024-aligned)
 //   bOff     B stages            S * BN*128
 //   sfaOff   A-scale stages      S * BM*4     (128-aligned TMA destinations)
@@ -97,15 +95,6 @@ struct KernelLayout {
   /// 'auto' (kernel name _ew / _et).
   bool epilogueWarpgroup = false;
   bool epilogueSyncOverride = false;
-  /// The output tile is staged in 64-row x 64-column units of 8 KiB, the
-  /// first BM/64 in the A tile and the next BN/64 in the B tile of the
-  /// stage that held the tile's last K block, the rest at dOff
-  /// (::dgemm::ringStagingOwnBytes); that stage is released at the next
-  /// tile's first K block, once the tile's stores have read it. Each
-  /// consumer warpgroup stores its own units (D's box: 64 rows).
-  /// ringStagingOverride: set against 'auto' (kernel name _rs).
-  bool ringStaging = false;
-  bool ringStagingOverride = false;
   /// The warpgroup index taken from lane 0 (shfl.sync), which ptxas knows
   /// to be warp-uniform (dgemm-lower-to-kernel{uniform-warpgroup}).
   bool uniformWarpgroup = false;
@@ -178,16 +167,8 @@ struct KernelLayout {
   int64_t rowWarpgroups() const { return kSplit ? 1 : consumers; }
   /// Rows of D's TMA box: the tile's, or one warpgroup's share of them.
   int64_t dBoxRows() const {
-    if (ringStaging)
-      return 64;
     return epilogueWarpgroup ? blockM / rowWarpgroups() : blockM;
   }
-  /// Bytes of the output staging at dOff: the whole tile, or with
-  /// ringStaging the part outside the stage.
-  int64_t stagingBytes() const;
-  /// Sets the buffer offsets and smemBytes from the sizes and ringStaging
-  /// (get() calls it, and the lowering again after ringStaging changes).
-  void placeBuffers();
   /// producerRegs and consumerRegs (setmaxnreg) for the consumer count, row
   /// waves and epilogue staging (dSwizzle); get() calls it, and the
   /// lowering again after its options change those.

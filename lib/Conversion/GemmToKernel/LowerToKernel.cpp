@@ -130,7 +130,6 @@ static std::string kernelName(const KernelLayout &l) {
          (l.costWalk ? "_wc" : "") + (l.uniformWarpgroupOverride ? (l.uniformWarpgroup ? "_uw" : "_nuw") : "") +
          (l.stageUnrollOverride ? (l.stageUnrolled ? "_su" : "_nsu") : "") +
          (l.epilogueSyncOverride ? (l.epilogueWarpgroup ? "_ew" : "_et") : "") +
-         (l.ringStagingOverride ? "_rs" : "") +
          (l.pinOverride ? (l.pinDescriptorsB  ? "_pin"
                            : l.pinDescriptors ? "_pina"
                                               : "_npin")
@@ -226,10 +225,7 @@ struct LowerToKernelPass
     // least two K blocks; the launch becomes 2-CTA clusters. (With
     // tiles <= CTAs / 2 every tile is split.) Its register pair comes
     // from splitRegisters.
-    // (Not where the config's stages need the output staged in the ring,
-    // which the split tail's partial sums would overwrite.)
     if (tailSplit == "on" && !layout.grouped() && !layout.kSplit &&
-        !layout.ringStaging &&
         !layout.f32Out && !layout.perRowB && layout.cluster == 1 &&
         layout.rowWaves == 1 &&
         layout.kBlocks >= 2 && layout.maxCtas % 2 == 0 &&
@@ -363,28 +359,6 @@ struct LowerToKernelPass
     layout.l2HintB = l2HintB == "auto"
                          ? std::string(config.streamB ? "evict_first" : "")
                          : hint(l2HintB);
-    // The output staged in the ring (KernelLayout::ringStaging): where the
-    // options left a swizzled bf16 staging, one CTA per cluster and no
-    // path that reads the staging tile or the stages otherwise (K split,
-    // split tail). Where auto wants it and an option rules it out, the
-    // stages do not fit and the shared-memory check below says so.
-    bool ringAllowed = !layout.f32Out && !layout.perRowB &&
-                       !layout.kGrouped() && layout.dSwizzle == 128 &&
-                       !layout.kSplit && !layout.tailSplit &&
-                       layout.cluster == 1 && layout.blockM % 64 == 0 &&
-                       layout.blockN % 64 == 0;
-    bool autoRing = layout.ringStaging;
-    layout.ringStaging =
-        ringAllowed && (outputStaging == "ring" ||
-                        (outputStaging == "auto" && autoRing));
-    layout.ringStagingOverride = layout.ringStaging && !autoRing;
-    if (layout.ringStaging) {
-      // Each warpgroup stores its own units: not the per-warpgroup
-      // epilogue's 64-row halves.
-      layout.epilogueWarpgroup = false;
-      layout.epilogueSyncOverride = false;
-    }
-    layout.placeBuffers();
     return layout;
   }
 
@@ -394,8 +368,6 @@ struct LowerToKernelPass
                    {"auto", "early", "late"}),
           notOneOf("consumer-order", consumerOrder,
                    {"none", "pingpong", "handoff"}),
-          notOneOf("output-staging", outputStaging,
-                   {"auto", "ring", "tile"}),
           notOneOf("epilogue-swizzle", epilogueSwizzle, {"auto", "on", "off"}),
           notOneOf("tail-split", tailSplit, {"on", "off"}),
           notOneOf("consumer-k-split", consumerKSplit, {"auto", "on", "off"}),

@@ -118,18 +118,6 @@ LogicalResult EpilogueStoreOp::verify() {
                             "* consumers) and no rows, got block_m = "
                          << getBlockM() << " with " << getConsumers()
                          << " consumers" << (getRows() ? " and rows" : "");
-  if (static_cast<bool>(getRingA()) != static_cast<bool>(getRingB()))
-    return emitOpError() << "ring_a and ring_b go together (the output "
-                            "staged in a stage's A and B tiles)";
-  if (getRingA() &&
-      (getF32() || getSwizzle() != 128 || getPerWarpgroup() ||
-       getBlockM() % 64 != 0 || bn % 64 != 0))
-    return emitOpError()
-           << "ring staging needs a bf16 output with swizzle = 128, block_m "
-              "and block_n multiples of 64 and no per_warpgroup, got "
-           << (getF32() ? "f32" : "bf16") << ", swizzle = " << getSwizzle()
-           << ", block " << getBlockM() << "x" << bn
-           << (getPerWarpgroup() ? ", per_warpgroup" : "");
   if (static_cast<bool>(getRows()) != static_cast<bool>(getD()) ||
       static_cast<bool>(getRows()) != static_cast<bool>(getMMax()))
     return emitOpError() << "rows, d and m_max go together (a tile with "

@@ -167,29 +167,12 @@ def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store",
     (tid 128w) waits for its previous stores and stores its rows at
     (`n0`, `m0` + 64w) through a map whose box is 64 rows high. The two
     warpgroups do not wait for each other.
-
-    With `ring_a` and `ring_b` (the output staged in the ring; bf16,
-    `swizzle = 128`, block M and N multiples of 64, not `per_warpgroup`):
-    the staging tile is cut into units of 64 rows x 128 bytes (8 KiB), unit
-    u = chunk * (block_m / 64) + row / 64, laid out as above within a unit;
-    units 0 .. block_m/64 - 1 are at `ring_a` (a stage's A tile), the next
-    block_n/64 at `ring_b` (its B tile), the rest at `staging`, one after
-    another. Every consumer has finished with the stage when it reaches the
-    epilogue; the first barrier is named barrier 1 for all consumers, so
-    that no warpgroup writes the stage while the other's wgmmas may still
-    read it. Each warpgroup's first thread (tid 128w) then stores the
-    warpgroup's own units (its 64 rows of each row wave and chunk) as boxes
-    of 64 rows after the warpgroup's own barrier (7 + w), or, with `rows`,
-    after barrier 1 the threads copy the valid rows out of the units. The
-    stage is the kernel's to release once those stores have read it.
   }];
   let arguments = (ins Variadic<LLVM_AnyStruct>:$totals, DGEMM_SharedPtr:$staging,
                        LLVM_AnyPointer:$d_map, I32:$n0, I32:$m0,
                        Optional<I32>:$group, I32:$tid,
                        Optional<I32>:$rows, Optional<LLVM_AnyPointer>:$d,
                        Optional<I32>:$m_max,
-                       Optional<DGEMM_SharedPtr>:$ring_a,
-                       Optional<DGEMM_SharedPtr>:$ring_b,
                        I32Attr:$block_m, I32Attr:$block_n,
                        I32Attr:$consumers,
                        DefaultValuedAttr<I32Attr, "0">:$swizzle,
@@ -198,8 +181,7 @@ def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store",
                        UnitAttr:$per_warpgroup);
   let assemblyFormat = [{
     `(` $totals `)` `,` $staging `,` $d_map `[` $n0 `,` $m0 (`,` $group^)? `]` `tid` $tid
-    (`rows` $rows^ `at` $d `[` $m_max `]` `:` type($d))?
-    (`ring` $ring_a^ `,` $ring_b)? attr-dict
+    (`rows` $rows^ `at` $d `[` $m_max `]` `:` type($d))? attr-dict
     `:` `(` type($totals) `)` `,` type($d_map)
   }];
   let hasVerifier = 1;
