@@ -7,15 +7,20 @@
 # at K 7168, 128x32768x512). Here: 4 against 5 stages, with K blocks in
 # pairs (the default) and one at a time, on normal shapes, and the masked
 # K 7168 cases whose drawn sizes run the second shape.
+# SELECTED_ONLY=1: only the selection's two 128x128 shapes.
 # -> $OUT/stage-probe-128.log
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-probe-cache
 cd "$root" || exit 2
 rc=0
 {
-  timeout 240 python3 bench/ab_kernel_ir.py \
+  [ -z "${SELECTED_ONLY:-}" ] && timeout 240 python3 bench/ab_kernel_ir.py \
     "--config=block_m=128,block_n=128,stages=5;block_m=128,block_n=128,stages=4;block_m=128,block_n=128,stages=5,lower.k-unroll=1;block_m=128,block_n=128,stages=4,lower.k-unroll=1" \
     4096,4096,7168 2048,7168,2048 || rc=1
+  # The selection's two 128x128 shapes (5 stages) against 4 stages.
+  timeout 200 python3 bench/ab_kernel_ir.py "--config=stages=4;stages=4,lower.k-unroll=1;lower.k-unroll=1" \
+    128,32768,512 4412,384,12672 || rc=1
+  [ -n "${SELECTED_ONLY:-}" ] && exit $rc
   for only in G4-m256-n4096-k7168 G2-m512-n4096-k7168; do
     timeout 200 python3 bench/ab_masked_gap.py --all --only $only --drawn --rounds 5 --control \
       --edit "alt_stages=4;alt_stages=4,lower.k-unroll=1;lower.k-unroll=1" || rc=1
