@@ -103,6 +103,10 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "L2 eviction priority of A's TMA loads: 'evict-first', "
            "'evict-last' or 'evict-normal' (a createpolicy cache policy "
            "passed with each load); 'none': no hint">,
+    Option<"l2HintD", "l2-hint-d", "std::string", /*default=*/"\"none\"",
+           "L2 eviction priority of D's TMA stores (bf16 output tiles), as "
+           "l2-hint-a: 'evict-first' lets the output tiles replace each "
+           "other in L2 rather than what was there before the kernel">,
     Option<"l2HintB", "l2-hint-b", "std::string", /*default=*/"\"auto\"",
            "L2 eviction priority of B's TMA loads, as l2-hint-a; 'auto' (the "
            "default): evict-first when the config says stream_b, else none">,

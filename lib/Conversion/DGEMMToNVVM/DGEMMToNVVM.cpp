@@ -522,7 +522,7 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
               coords, Value());
         else
           NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-              rw, loc, op.getDMap(), src, coords, Value(),
+              rw, loc, op.getDMap(), src, coords, op.getDPolicy(),
               NVVM::TMAStoreModeAttr::get(ctx, NVVM::TMAStoreMode::TILE),
               Value());
       }

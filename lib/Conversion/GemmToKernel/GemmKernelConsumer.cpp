@@ -35,6 +35,8 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
   SmallVector<Type> fields(partN / 2, k.f32);
   auto fragment = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
   Value sfb = l.kGrouped() ? Value() : fn.getArgument(kSFBPtr);
+  // D's stores' L2 policy (l2-hint-d), made once.
+  Value dPolicy = l.f32Out ? Value() : l2Policy(l.l2HintD);
 
   // Ping-pong: warpgroup w issues its K block's wgmmas after the other
   // one issued the previous (with hand-off: after the other's previous
@@ -279,7 +281,7 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
       auto store = EpilogueStoreOp::create(
           b, loc, totals, k.byteAt(smem, l.dOff), tensorMap(kMapD), n0, m0,
           groupCoord, tid, rows, rows ? fn.getArgument(kDPtr) : Value(),
-          rows ? fn.getArgument(kM) : Value(),
+          rows ? fn.getArgument(kM) : Value(), dPolicy,
           b.getI32IntegerAttr(l.blockM),
           b.getI32IntegerAttr(l.blockN),
           b.getI32IntegerAttr(l.rowWarpgroups()),

@@ -76,6 +76,9 @@ struct KernelLayout {
   /// "evict_first", "evict_last", "evict_normal" (a `createpolicy` policy
   /// passed with each load).
   std::string l2HintA, l2HintB;
+  /// L2 eviction priority of D's TMA stores (dgemm-lower-to-kernel
+  /// {l2-hint-d}), as l2HintA; "" (no hint) by default.
+  std::string l2HintD;
   /// Masked layout: a tile crossing masked_m goes through the staging tile
   /// and out in 16-byte row pieces (dgemm-lower-to-kernel
   /// {masked-partial-store}, needs N % 8 == 0), else straight from

@@ -125,7 +125,7 @@ static std::string kernelName(const KernelLayout &l) {
          (l.pingpong ? (l.handoff ? "_ho" : "_pp") : "") +
          (l.tailSplit ? "_ts" : "") + (l.kSplit ? "_ks" : "") +
          hintSuffix("_ha", l.l2HintA) +
-         hintSuffix("_hb", l.l2HintB) +
+         hintSuffix("_hb", l.l2HintB) + hintSuffix("_hd", l.l2HintD) +
          (l.maskedStoreOverride ? (l.maskedStaged ? "_ps" : "_pd") : "") +
          (l.costWalk ? "_wc" : "") + (l.uniformWarpgroupOverride ? (l.uniformWarpgroup ? "_uw" : "_nuw") : "") +
          (l.stageUnrollOverride ? (l.stageUnrolled ? "_su" : "_nsu") : "") +
@@ -343,6 +343,7 @@ struct LowerToKernelPass
                               : option.str().replace(5, 1, "_");
     };
     layout.l2HintA = hint(l2HintA);
+    layout.l2HintD = hint(l2HintD);
     // Staged partial-tile stores write 16-byte pieces of D's rows. Auto:
     // not at block M 256 with row-major staging (block N not a multiple
     // of 64: KernelLayout::dSwizzle), where ptxas
@@ -372,6 +373,8 @@ struct LowerToKernelPass
           notOneOf("tail-split", tailSplit, {"on", "off"}),
           notOneOf("consumer-k-split", consumerKSplit, {"auto", "on", "off"}),
           notOneOf("l2-hint-a", l2HintA,
+                   {"none", "evict-first", "evict-last", "evict-normal"}),
+          notOneOf("l2-hint-d", l2HintD,
                    {"none", "evict-first", "evict-last", "evict-normal"}),
           notOneOf("l2-hint-b", l2HintB,
                    {"auto", "none", "evict-first", "evict-last",

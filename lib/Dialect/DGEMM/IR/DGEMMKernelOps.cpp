@@ -113,6 +113,8 @@ LogicalResult EpilogueStoreOp::verify() {
                          << " with block_n = " << bn;
   if (getReduceAdd() && !getF32())
     return emitOpError() << "reduce_add needs an f32 output (f32)";
+  if (getDPolicy() && getReduceAdd())
+    return emitOpError() << "d_policy is for TMA stores, not reduce_add";
   if (getPerWarpgroup() && (getRows() || getBlockM() != 64 * getConsumers()))
     return emitOpError() << "per_warpgroup needs one row wave (block_m = 64 "
                             "* consumers) and no rows, got block_m = "

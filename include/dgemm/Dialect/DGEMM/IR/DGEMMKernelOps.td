@@ -167,12 +167,16 @@ def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store",
     (tid 128w) waits for its previous stores and stores its rows at
     (`n0`, `m0` + 64w) through a map whose box is 64 rows high. The two
     warpgroups do not wait for each other.
+
+    With `d_policy` (an L2 cache policy made by `createpolicy`) the TMA
+    stores (not reduce-add, not the copy of a tile's valid rows) carry it
+    as their `.L2::cache_hint`.
   }];
   let arguments = (ins Variadic<LLVM_AnyStruct>:$totals, DGEMM_SharedPtr:$staging,
                        LLVM_AnyPointer:$d_map, I32:$n0, I32:$m0,
                        Optional<I32>:$group, I32:$tid,
                        Optional<I32>:$rows, Optional<LLVM_AnyPointer>:$d,
-                       Optional<I32>:$m_max,
+                       Optional<I32>:$m_max, Optional<I64>:$d_policy,
                        I32Attr:$block_m, I32Attr:$block_n,
                        I32Attr:$consumers,
                        DefaultValuedAttr<I32Attr, "0">:$swizzle,
@@ -181,7 +185,8 @@ def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store",
                        UnitAttr:$per_warpgroup);
   let assemblyFormat = [{
     `(` $totals `)` `,` $staging `,` $d_map `[` $n0 `,` $m0 (`,` $group^)? `]` `tid` $tid
-    (`rows` $rows^ `at` $d `[` $m_max `]` `:` type($d))? attr-dict
+    (`rows` $rows^ `at` $d `[` $m_max `]` `:` type($d))?
+    (`policy` $d_policy^)? attr-dict
     `:` `(` type($totals) `)` `,` type($d_map)
   }];
   let hasVerifier = 1;
