@@ -86,6 +86,16 @@ llvm.func @reduce_needs_f32(%t: !frag32, %s: !llvm.ptr<3>, %map: !llvm.ptr, %n0:
 
 // -----
 
+!frag32 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32,
+                        f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+llvm.func @policy_not_reduce(%t: !frag32, %s: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %tid: i32, %p: i64) {
+  // expected-error @+1 {{d_policy is for TMA stores, not reduce_add}}
+  dgemm.epilogue_store (%t), %s, %map[%n0, %m0] tid %tid policy %p {block_m = 64 : i32, block_n = 64 : i32, consumers = 1 : i32, f32, reduce_add} : (!frag32), !llvm.ptr
+  llvm.return
+}
+
+// -----
+
 !frag20 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
 llvm.func @f32_swizzle_chunks(%t: !frag20, %s: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %tid: i32) {
   // expected-error @+1 {{swizzle must be 0, or 128 with block_n a multiple of 32, got swizzle = 128 with block_n = 40}}
