@@ -20,5 +20,7 @@ rc=0
   timeout 200 python3 bench/ab_masked_gap.py --only G4-m256-n7168-k2048 --drawn --rounds 5 --control \
     --lower "l2-hint-d=evict-first" || rc=1
   timeout 200 python3 bench/ab_masked_gap.py --layout contiguous --rounds 3 --lower "l2-hint-d=evict-first" || rc=1
+  exit $rc
 } 2>&1 | tee "$OUT/ab-l2-hint-d.log"
-exit $rc
+# (rc was set in the group's subshell: its exit status carries it.)
+exit "${PIPESTATUS[0]}"

@@ -28,7 +28,10 @@ one_shape='alt_block_m=-,alt_block_n=-,alt_stages=-,alt_num_sms=-'
     --edit "$one_shape" --ir-sub "${g4[0]}" --ir-sub "${g4[1]}" || rc=1
   timeout 200 python3 bench/ab_masked_gap.py --only G1-m1024-n7168-k2048 --rounds 5 --control \
     --ir-sub "${g1[0]}" --ir-sub "${g1[1]}" || rc=1
+  exit $rc
 } 2>&1 | tee "$OUT/ab-opaque-barrier-base.log"
+# (rc set in the group's subshell comes back as its exit status.)
+[ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
 timeout 120 python3 bench/ab_masked_gap.py --only G4-m256-n7168-k2048 --profile \
   --ir-sub "${g4[0]}" --ir-sub "${g4[1]}" --ir-dir "$OUT/ir" > /dev/null || rc=1
 for ir in "$OUT"/ir/*-grouped*.mlir; do

@@ -14,9 +14,11 @@ source "$(dirname "$0")/device-env.sh" /tmp/dgemm-probe-cache
 cd "$root" || exit 2
 rc=0
 {
-  [ -z "${SELECTED_ONLY:-}" ] && timeout 240 python3 bench/ab_kernel_ir.py \
-    "--config=block_m=128,block_n=128,stages=5;block_m=128,block_n=128,stages=4;block_m=128,block_n=128,stages=5,lower.k-unroll=1;block_m=128,block_n=128,stages=4,lower.k-unroll=1" \
-    4096,4096,7168 2048,7168,2048 || rc=1
+  if [ -z "${SELECTED_ONLY:-}" ]; then
+    timeout 240 python3 bench/ab_kernel_ir.py \
+      "--config=block_m=128,block_n=128,stages=5;block_m=128,block_n=128,stages=4;block_m=128,block_n=128,stages=5,lower.k-unroll=1;block_m=128,block_n=128,stages=4,lower.k-unroll=1" \
+      4096,4096,7168 2048,7168,2048 || rc=1
+  fi
   # The selection's two 128x128 shapes (5 stages) against 4 stages.
   timeout 200 python3 bench/ab_kernel_ir.py "--config=stages=4;stages=4,lower.k-unroll=1;lower.k-unroll=1" \
     128,32768,512 4412,384,12672 || rc=1
@@ -25,5 +27,7 @@ rc=0
     timeout 200 python3 bench/ab_masked_gap.py --all --only $only --drawn --rounds 5 --control \
       --edit "alt_stages=4;alt_stages=4,lower.k-unroll=1;lower.k-unroll=1" || rc=1
   done
+  exit $rc
 } 2>&1 | tee "$OUT/stage-probe-128.log"
-exit $rc
+# (rc was set in the group's subshell: its exit status carries it.)
+exit "${PIPESTATUS[0]}"

@@ -18,5 +18,7 @@ rc=0
   timeout 200 python3 bench/ab_kernel_ir.py "--config=block_m=128,block_n=128,stages=5;block_m=128,block_n=128,stages=4;block_m=128,block_n=128,stages=3" 4096,4096,7168 || rc=1
   timeout 300 python3 bench/ab_masked_gap.py --only G4-m256-n7168-k2048 --rounds 5 --control --edit "stages=2" || rc=1
   timeout 300 python3 bench/ab_masked_gap.py --only G4-m256-n7168-k2048 --drawn --rounds 5 --control --edit "alt_stages=3" || rc=1
+  exit $rc
 } 2>&1 | tee "$log"
-exit $rc
+# (rc was set in the group's subshell: its exit status carries it.)
+exit "${PIPESTATUS[0]}"
