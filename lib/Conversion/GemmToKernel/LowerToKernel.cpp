@@ -364,6 +364,8 @@ struct LowerToKernelPass
   }
 
   void runOnOperation() override {
+    const StringRef l2Hints[] = {"none", "evict-first", "evict-last",
+                                 "evict-normal"};
     for (std::string why :
          {notOneOf("column-scale-release", columnScaleRelease,
                    {"auto", "early", "late"}),
@@ -372,10 +374,8 @@ struct LowerToKernelPass
           notOneOf("epilogue-swizzle", epilogueSwizzle, {"auto", "on", "off"}),
           notOneOf("tail-split", tailSplit, {"on", "off"}),
           notOneOf("consumer-k-split", consumerKSplit, {"auto", "on", "off"}),
-          notOneOf("l2-hint-a", l2HintA,
-                   {"none", "evict-first", "evict-last", "evict-normal"}),
-          notOneOf("l2-hint-d", l2HintD,
-                   {"none", "evict-first", "evict-last", "evict-normal"}),
+          notOneOf("l2-hint-a", l2HintA, l2Hints),
+          notOneOf("l2-hint-d", l2HintD, l2Hints),
           notOneOf("l2-hint-b", l2HintB,
                    {"auto", "none", "evict-first", "evict-last",
                     "evict-normal"}),
