@@ -112,8 +112,18 @@ def status(rec):
     return "ok" if chk.get("ok") is True else "FAIL"
 
 
+def peer_failed(rec, peer):
+    """Whether the peer's own output failed the check dgemm's passes."""
+    chk = ((rec.get("peers") or {}).get(peer) or {}).get("check")
+    return bool(chk) and chk.get("ok") is False
+
+
 def tflops(rec, peer=None):
-    return num(rec, "tflops") if peer is None else num(rec, "peers", peer, "tflops")
+    """dgemm's TFLOPS, or a peer's; none for a peer whose output failed the
+    check (a wrong result's speed is not a figure to compare with)."""
+    if peer is None:
+        return num(rec, "tflops")
+    return None if peer_failed(rec, peer) else num(rec, "peers", peer, "tflops")
 
 
 def ratio(rec, peer):
@@ -121,10 +131,25 @@ def ratio(rec, peer):
     return t / p if t and p else None
 
 
+TORCH_SCALE_STRIDE_NOTE = (
+    "With K/128 not a multiple of 4, torch._scaled_mm (PyTorch 2.11 on the H200) accepts a "
+    "128x128 scale_b only as [K/128, N/128] with strides (1, K/128), and its output was wrong "
+    "from column 128 on in every such case; the same scales with that stride rounded up to 4 "
+    "were refused (\"Invalid scaling configuration\"). bench/probe_torch_scale_layout.py shows "
+    "both (bench/results/2026-12-04-4530c7d-probe-torch-scale-layout.log).")
+
+
+def torch_scale_stride_fault(rec):
+    """Whether torch blockwise's failed check is the scale-stride fault above."""
+    return peer_failed(rec, "torch_blockwise") and (rec["k"] // 128) % 4 != 0
+
+
 def peer_cell(rec, peer):
     t = tflops(rec, peer)
     if t is not None:
         return fmt_rate(t)
+    if peer_failed(rec, peer):
+        return "wrong"
     err = ((rec.get("peers") or {}).get(peer) or {}).get("error")
     return "n/a" if err else "-"
 
@@ -376,10 +401,21 @@ def render(records, source_name, commit=None, warm_records=None, deepgemm=None):
                           "intact" if chk.get("guard_ok") else "HIT", chk.get("deterministic"))
             out.append("- M=%d N=%d K=%d: %s" % (r["m"], r["n"], r["k"], why))
         for r in peer_bad:
-            out.append("- M=%d N=%d K=%d: torch blockwise failed the same check (calc_diff %s): "
-                       "suspect the reference or tolerance" % (
-                           r["m"], r["n"], r["k"],
-                           r["peers"]["torch_blockwise"]["check"].get("calc_diff")))
+            chk = r["peers"]["torch_blockwise"]["check"]
+            what = ["calc_diff %s" % chk.get("calc_diff")]
+            if chk.get("bad") is not None:
+                what.append("%s bad elements" % chk["bad"])
+            if chk.get("bad_cols"):
+                what.append("cols %s" % chk["bad_cols"])
+            out.append("- M=%d N=%d K=%d: torch blockwise's own output failed the check (%s)%s" % (
+                r["m"], r["n"], r["k"], ", ".join(what),
+                "; K/128 = %d is not a multiple of 4" % (r["k"] // 128)
+                if torch_scale_stride_fault(r) else ""))
+        if peer_bad:
+            out += ["", "A peer whose output failed the check shows \"wrong\" and is left out of "
+                    "the ratios and their means."]
+            if any(torch_scale_stride_fault(r) for r in peer_bad):
+                out.append(TORCH_SCALE_STRIDE_NOTE)
         out.append("")
     skipped = [r for r in shapes if status(r) == "skipped"]
     if skipped:

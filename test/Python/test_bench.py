@@ -134,6 +134,18 @@ class Table(unittest.TestCase):
         self.assertEqual(rb.status_of(recs[3]), "ERROR")
         self.assertEqual(rb.status_of(dict(skipped="budget")), "skipped")
 
+    def test_wrong_peer_output_gives_no_ratio(self):
+        good = fake_record(0, 64, 2112, 7168, 13.0, 26.0, 13.0)          # vs torch 2.00
+        wrong = fake_record(1, 64, 4096, 7168, 13.0, 13.0, 13.0)         # would be 1.00
+        wrong["peers"]["torch_blockwise"]["check"] = dict(ok=False, calc_diff=float("nan"))
+        self.assertIsNone(rb.peer_tflops(wrong, "torch_blockwise"))
+        self.assertEqual(rb.peer_tflops(wrong, "cublas_per_tensor"),
+                         wrong["peers"]["cublas_per_tensor"]["tflops"])
+        t = rb.format_table([good, wrong])
+        row = next(ln for ln in t.splitlines() if ln.split()[:4] == ["1", "64", "4096", "7168"])
+        self.assertIn("wrong", row.split())
+        self.assertIn("vs torch blockwise 2.00  vs cuBLAS per-tensor 1.00", t)
+
     def test_all_passed_line_and_jsonl_roundtrip(self):
         recs = [dict(type="meta"), fake_record(0, 128, 4096, 7168, 60.0, 100.0, 55.0)]
         p = Path(tempfile.mkdtemp()) / "b.jsonl"

@@ -117,8 +117,12 @@ class GenResults(unittest.TestCase):
                     skipped="time budget of 300 s spent")
         peer_bad = rec(4, 64, 4096, 7168, 30.0, 30.0, 30.0)
         peer_bad["peers"]["torch_blockwise"]["check"] = dict(ok=False, calc_diff=0.5)
+        # K/128 = 25: torch's scale-stride fault, named as such.
+        stride_bad = rec(5, 6220, 13760, 3200, 40.0, 20.0, 40.0, source="random")
+        stride_bad["peers"]["torch_blockwise"]["check"] = dict(
+            ok=False, calc_diff=float("nan"), bad=83926184, bad_cols=[128, 13759])
         text = self.run_gen([META, rec(0, 64, 2112, 7168, 20.0, 40.0, 20.0), bad, err, skip,
-                             peer_bad])
+                             peer_bad, stride_bad])
         self.assertIn("**FAIL** 4096 bad, 128 unwritten, guard hit", text)
         self.assertIn("**ERROR**", text)
         self.assertIn("## Failures", text)
@@ -126,11 +130,24 @@ class GenResults(unittest.TestCase):
                       "cols [7040, 7167]", text)
         self.assertIn("- M=4096 N=2112 K=7168: `dgemm._lib.DgemmError: dgemm_gemm_prepare failed",
                       text)
-        self.assertIn("torch blockwise failed the same check (calc_diff 0.5)", text)
+        self.assertIn("- M=64 N=4096 K=7168: torch blockwise's own output failed the check "
+                      "(calc_diff 0.5)\n", text)
+        self.assertIn("- M=6220 N=13760 K=3200: torch blockwise's own output failed the check "
+                      "(calc_diff nan, 83926184 bad elements, cols [128, 13759]); K/128 = 25 is "
+                      "not a multiple of 4", text)
+        self.assertIn(gr.TORCH_SCALE_STRIDE_NOTE, text)
+        # A wrong peer result is shown as such and gives no ratio: the M <= 128 mean is the
+        # first shape's alone (2.00), not pulled toward the wrong one's 1.00.
+        for label in ("| 64 | 4096 | 7168 |", "| 6220 | 13760 | 3200 |"):
+            row = next(ln for ln in text.splitlines() if ln.startswith(label))
+            cells = [c.strip() for c in row.strip("|").split("|")]
+            self.assertEqual((cells[7], cells[9]), ("wrong", "-"))
+        small = next(ln for ln in text.splitlines() if ln.startswith("| shapes.csv, M ≤ 128 |"))
+        self.assertIn("| 1.53 |", small)   # sqrt(2.00 * vs torch of the failed dgemm shape)
         self.assertIn("1 shapes were skipped: time budget of 300 s spent", text)
         self.assertIn("ended without a summary record", text)
         everything = next(ln for ln in text.splitlines() if ln.startswith("| everything |"))
-        self.assertIn("| 5 | 2 / 4 |", everything)
+        self.assertIn("| 6 | 3 / 5 |", everything)
 
     def test_warm_column(self):
         warm = [dict(type="meta"), dict(type="shape", m=64, n=2112, k=7168, warm_prepare_ms=3.25,
