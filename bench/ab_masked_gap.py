@@ -24,7 +24,8 @@ normal only), e.g. with --lower to try lowering options on them.
 
 --drawn gives the grouped kernel run_grouped.py's drawn group sizes (m x
 U(0.7, 1.3), seed 1: the sizes of the benchmark's "drawn" rows) and the
-normal GEMM their sum of rows (no normal-wide).
+normal GEMM their sum of rows (no normal-wide); --sizes 224,183,256,256
+gives it those.
 
 --ir-sub '[@N:]REGEX=>REPLACEMENT' adds the grouped kernel with its kernel
 IR edited by a regex, every match or only the N-th (e.g. a one-group count
@@ -156,6 +157,10 @@ def main(argv=None):
                          "grouped+ir-sub@N); may be given several times")
     ap.add_argument("--drawn", action="store_true",
                     help="the grouped kernel with the benchmark's drawn group sizes")
+    ap.add_argument("--sizes", default="",
+                    help="the grouped kernel with these group sizes (comma-separated, one "
+                         "per group; M_max follows the largest, as for --drawn) and the "
+                         "normal GEMM their sum")
     ap.add_argument("--control", action="store_true",
                     help="also the grouped kernel again as variant grouped+control (the "
                          "spread between two copies of one kernel in the same rounds)")
@@ -180,6 +185,12 @@ def main(argv=None):
             label += "-drawn"
         if args.only not in label:
             continue
+        if args.sizes:
+            sizes = [int(v) for v in args.sizes.split(",")]
+            if len(sizes) != g or min(sizes) < 0:
+                print("%s: --sizes needs %d sizes, none negative" % (label, g))
+                return 2
+            label += "-sizes" + "_".join(map(str, sizes))
         def sources_for(cfg):
             # The normal GEMM on the same work has G M blocks: the selection
             # would not stream its B (stream_b), whatever the masked kernel
@@ -188,7 +199,7 @@ def main(argv=None):
             first = sweep.edit_config(cfg, ONE_SHAPE)[0]
             out = {"grouped": sweep_grouped.grouped_ir(shape, cfg),
                    "normal": normal_ir(sum(sizes), n, k, first.replace(", stream_b = true", ""))}
-            if g > 1 and not args.drawn and args.layout == "masked":
+            if g > 1 and not args.drawn and not args.sizes and args.layout == "masked":
                 out["normal-wide"] = normal_ir(m, g * n, k, first)
             return out
         sources = sources_for(config)
