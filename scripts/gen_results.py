@@ -136,7 +136,7 @@ TORCH_SCALE_STRIDE_NOTE = (
     "128x128 scale_b only as [K/128, N/128] with strides (1, K/128), and its output was wrong "
     "from column 128 on in every such case; the same scales with that stride rounded up to 4 "
     "were refused (\"Invalid scaling configuration\"). bench/probe_torch_scale_layout.py shows "
-    "both (bench/results/2026-12-04-4530c7d-probe-torch-scale-layout.log).")
+    "both (bench/results/2026-12-04-0590f71-probe-torch-scale-layout.log).")
 
 
 def torch_scale_stride_fault(rec):
