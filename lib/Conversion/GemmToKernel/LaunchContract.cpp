@@ -99,7 +99,9 @@ static void buildOperandMaps(ContractBuilder &c, const KernelLayout &l,
   } else {
     // With multicast, each CTA of the pair loads half of the multicast
     // operand's rows.
-    maps[kMapA] = c.tensorMap(0, {1, 0}, {128, l.blockM / l.mcastA()}, 128, "u8");
+    maps[kMapA] = c.tensorMap(
+        0, {1, 0}, {128, l.aBoxRows ? l.aBoxRows : l.blockM / l.mcastA()}, 128,
+        "u8");
     maps[kMapSFA] = c.tensorMap(1, {0, 1}, {l.blockM, 1}, 0, "f32");
   }
   // B [N, K], or [G, N, K] with the group outermost.
