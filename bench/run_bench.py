@@ -224,7 +224,8 @@ def parse_config(text):
 
 def short_config(text):
     """A compact config label: ``128x160 s5 c2b`` (block M x N, stages,
-    cluster and multicast operand); the raw text when unparseable."""
+    cluster and multicast operand; ``a8``: A's box cut to 8 rows); the raw
+    text when unparseable."""
     c = parse_config(text)
     if "block_m" not in c or "block_n" not in c:
         return (text or "-")[:24]
@@ -234,6 +235,8 @@ def short_config(text):
     if c.get("cluster", 1) not in (1, "1"):
         s += " c%s%s" % (c["cluster"], c.get("multicast", "") if c.get("multicast") not in
                          (None, "none") else "")
+    if c.get("a_box_rows") not in (None, 0, "0"):
+        s += " a%s" % c["a_box_rows"]
     return s
 
 

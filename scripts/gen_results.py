@@ -100,6 +100,8 @@ def short_config(text):
     if fields.get("cluster", "1") != "1":
         mc = fields.get("multicast", "")
         s += " c%s%s" % (fields["cluster"], "" if mc in ("", "none") else mc)
+    if fields.get("a_box_rows", "0") != "0":
+        s += " a%s" % fields["a_box_rows"]
     return s
 
 

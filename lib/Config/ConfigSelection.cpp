@@ -302,7 +302,8 @@ bool KernelConfig::operator==(const KernelConfig &o) const {
          mathWarpgroups == o.mathWarpgroups && swizzleGroup == o.swizzleGroup &&
          numSMs == o.numSMs && streamB == o.streamB &&
          altBlockM == o.altBlockM && altBlockN == o.altBlockN &&
-         altStages == o.altStages && altNumSMs == o.altNumSMs;
+         altStages == o.altStages && altNumSMs == o.altNumSMs &&
+         aBoxRows == o.aBoxRows;
 }
 
 KernelConfig KernelConfig::alt() const {
@@ -320,6 +321,7 @@ KernelConfig KernelConfig::alt() const {
   // the other masked cases within the spread
   // (bench/results/2026-12-04-203ae91-ab-alt-stream-b*.log).
   a.altBlockM = a.altBlockN = a.altStages = a.altNumSMs = 0;
+  a.aBoxRows = 0;
   return a;
 }
 
@@ -537,6 +539,21 @@ std::string dgemm::checkConfig(const KernelConfig &c, const ProblemDesc &p,
            " is not a multiple of cluster_size = " + str(c.clusterSize);
   if (c.swizzleGroup < 1)
     return "swizzle_group = " + str(c.swizzleGroup) + " must be at least 1";
+  if (c.aBoxRows != 0) {
+    if (p.kind != GemmKind::Normal)
+      return std::string("a_box_rows is only supported for the normal GEMM, "
+                         "not the ") +
+             kindName(p.kind) + " layout";
+    if (c.clusterSize != 1)
+      return "a_box_rows needs cluster_size = 1 (no multicast), got " +
+             str(c.clusterSize);
+    if (c.aBoxRows < 8 || c.aBoxRows % 8 != 0 || c.aBoxRows >= c.blockM)
+      return "a_box_rows = " + str(c.aBoxRows) +
+             " is not a multiple of 8 in [8, block_m = " + str(c.blockM) + ")";
+    if (p.m > c.aBoxRows)
+      return "a_box_rows = " + str(c.aBoxRows) +
+             " serves M <= " + str(c.aBoxRows) + " only, got M = " + str(p.m);
+  }
   if (c.altBlockM != 0 || c.altBlockN != 0 || c.altStages != 0 ||
       c.altNumSMs != 0) {
     if (p.kind != GemmKind::GroupedMasked)
@@ -679,6 +696,17 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t,
         config.swizzleGroup > 1)
       config.swizzleGroup -= 1;
   }
+
+  // A small M (one M block, no multicast): A's TMA box cut to its rows,
+  // rounded up to 8, so that a stage does not receive block M rows
+  // zero-filled past M. On the H200 (bench/ab_kernel_ir.py, each variant
+  // checked; bench/results/2026-12-04-a87e4f8-ab-a-box-rows.log) 1.3-2x
+  // faster at M = 2-32 with K >= 7168 (8x4096x7168 25.5 -> 15.4 us,
+  // 32x7168x16384 48.1 -> 36.9, 2x1104x14848 35.1 -> 18.0), within 1% on
+  // shapes with short K or many tiles; never slower.
+  if (o.exactM && p.kind == GemmKind::Normal && config.clusterSize == 1 &&
+      roundUp(p.m, 8) < config.blockM)
+    config.aBoxRows = roundUp(p.m, 8);
 
   // Masked layout, several groups, 256-row tiles: a group with more rows
   // than expected takes a second, nearly empty block of 256 rows (4 groups

@@ -52,7 +52,7 @@ std::string dgemm::runtime::formatConfigAttr(const KernelConfig &c) {
                            ", alt_stages = " + str(c.altStages) +
                            ", alt_num_sms = " + str(c.altNumSMs)
                      : "") +
-         ">";
+         (c.aBoxRows ? ", a_box_rows = " + str(c.aBoxRows) : "") + ">";
 }
 
 std::string GemmKernelKey::text() const {

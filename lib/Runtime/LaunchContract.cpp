@@ -18,7 +18,7 @@ using namespace dgemm::runtime;
 
 namespace {
 
-constexpr const char *kHeader = "dgemm-launch-contract 4";
+constexpr const char *kHeader = "dgemm-launch-contract 5";
 
 std::string str(int64_t v) { return std::to_string(v); }
 
@@ -207,7 +207,7 @@ bool LaunchContract::operator==(const LaunchContract &o) const {
          cluster == o.cluster && dynamicSmem == o.dynamicSmem &&
          maxCtas == o.maxCtas && blockM == o.blockM && blockN == o.blockN &&
          n == o.n && k == o.k && layout == o.layout && groups == o.groups &&
-         tileCtas == o.tileCtas &&
+         tileCtas == o.tileCtas && maxM == o.maxM &&
          params == o.params;
 }
 
@@ -307,6 +307,7 @@ std::string dgemm::runtime::checkContract(const LaunchContract &c) {
       {"layout", c.layout, kLayoutNormal, kLayoutMax},
       {"groups", c.groups, 1, 1 << 20},
       {"tile_ctas", c.tileCtas, 1, kMaxClusterSize},
+      {"max_m", c.maxM, 0, 2147483647},
   };
   for (auto &f : fields) {
     std::string e = checkRange(f.name, f.value, f.lo, f.hi);
@@ -340,6 +341,7 @@ std::string dgemm::runtime::printContract(const LaunchContract &c) {
   s += "layout " + str(c.layout) + "\n";
   s += "groups " + str(c.groups) + "\n";
   s += "tile_ctas " + str(c.tileCtas) + "\n";
+  s += "max_m " + str(c.maxM) + "\n";
   s += "params " + str(c.params.size()) + "\n";
   for (const ContractParam &p : c.params) {
     switch (p.kind) {

@@ -22,14 +22,14 @@ struct ContractIntField {
 };
 
 /// How many of contractIntFields' entries every contract states; the rest
-/// (n, k, layout, groups, tile_ctas) are optional in the attribute (the
+/// (n, k, layout, groups, tile_ctas, max_m) are optional in the attribute (the
 /// text form always has them).
 constexpr size_t kRequiredContractIntFields = 6;
 
 /// The integer fields of `c` in the text form's order: block, cluster,
 /// dynamic_smem, max_ctas, block_m, block_n, then n, k, layout, groups,
-/// tile_ctas.
-inline std::array<ContractIntField, 11> contractIntFields(LaunchContract &c) {
+/// tile_ctas, max_m.
+inline std::array<ContractIntField, 12> contractIntFields(LaunchContract &c) {
   return {{{"block", &c.block},
            {"cluster", &c.cluster},
            {"dynamic_smem", &c.dynamicSmem},
@@ -40,7 +40,8 @@ inline std::array<ContractIntField, 11> contractIntFields(LaunchContract &c) {
            {"k", &c.k},
            {"layout", &c.layout},
            {"groups", &c.groups},
-           {"tile_ctas", &c.tileCtas}}};
+           {"tile_ctas", &c.tileCtas},
+           {"max_m", &c.maxM}}};
 }
 
 } // namespace dgemm::runtime::detail

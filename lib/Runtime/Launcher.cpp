@@ -72,6 +72,11 @@ Status dgemm::runtime::computeGrid(const LaunchContract &c, int64_t m,
   if (m < 1 || n < 1)
     return Status::internal("a launch needs M >= 1 and N >= 1, got M = " +
                             str(m) + ", N = " + str(n));
+  if (c.maxM != 0 && m > c.maxM)
+    return Status::invalidArgument(
+        "kernel " + c.kernelName + " serves M <= " + str(c.maxM) +
+        " (its A box holds that many rows: a_box_rows); the call has M = " +
+        str(m));
   uint64_t tiles = static_cast<uint64_t>((m + c.blockM - 1) / c.blockM) *
                    static_cast<uint64_t>((n + c.blockN - 1) / c.blockN);
   // A tile may take tile_ctas CTAs (a K split over a cluster).

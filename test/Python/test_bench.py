@@ -71,6 +71,8 @@ class Units(unittest.TestCase):
         self.assertEqual(rb.short_config(t2), "128x160 s5 c2b")
         self.assertEqual(rb.short_config(None), "-")
         self.assertEqual(rb.short_config("weird"), "weird")
+        t3 = t[:-1] + ", a_box_rows = 8>"
+        self.assertEqual(rb.short_config(t3), "64x112 s8 a8")
 
     def test_geomean_and_clean(self):
         self.assertAlmostEqual(rb.geomean([1, 4, 16]), 4.0)

@@ -149,6 +149,14 @@ class GenResults(unittest.TestCase):
         everything = next(ln for ln in text.splitlines() if ln.startswith("| everything |"))
         self.assertIn("| 6 | 3 / 5 |", everything)
 
+    def test_config_label(self):
+        self.assertEqual(gr.short_config("#dgemm.config<block_m = 64, block_n = 32, stages = 8, "
+                                          "cluster = 1, multicast = none, a_box_rows = 16>"),
+                         "64x32 s8 a16")
+        self.assertEqual(gr.short_config("#dgemm.config<block_m = 128, block_n = 160, "
+                                          "stages = 5, cluster = 2, multicast = b>"),
+                         "128x160 s5 c2b")
+
     def test_warm_column(self):
         warm = [dict(type="meta"), dict(type="shape", m=64, n=2112, k=7168, warm_prepare_ms=3.25,
                                         warm_first_call_ms=1.5)]

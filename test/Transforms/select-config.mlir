@@ -113,3 +113,33 @@ func.func @contiguous_b_k_dynamic_config(%a: memref<?x7168xf8E4M3FN>, %sa: memre
       {config = #dgemm.config<block_m = 128, block_n = 128, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 1, num_sms = 132>}
   return
 }
+
+// -----
+
+// A static M below one block: A's TMA box is cut to its rows rounded up to
+// 8 (a_box_rows), which the default-m-hint run does not do for a dynamic M
+// (a hint is no row count).
+// CHECK-LABEL: func.func @gemm_m5_a_box_rows
+// CHECK: a_box_rows = 8>
+// SMALLM-LABEL: func.func @gemm_m5_a_box_rows
+// SMALLM: a_box_rows = 8>
+func.func @gemm_m5_a_box_rows(%a: memref<5x7168xf8E4M3FN>, %sa: memref<5x56xf32, strided<[1, 8]>>,
+    %b: memref<4096x7168xf8E4M3FN>, %sb: memref<32x56xf32>, %d: memref<5x4096xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<5x7168xf8E4M3FN>, memref<5x56xf32, strided<[1, 8]>>,
+      memref<4096x7168xf8E4M3FN>, memref<32x56xf32>) outs(%d : memref<5x4096xbf16>)
+  return
+}
+
+// -----
+
+// A dynamic M with a small hint: the box stays whole (the hint is not the
+// row count of every call).
+// CHECK-LABEL: func.func @gemm_dynamic_m_hint4
+// CHECK-NOT: a_box_rows
+// CHECK: return
+func.func @gemm_dynamic_m_hint4(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,
+    %b: memref<4096x7168xf8E4M3FN>, %sb: memref<32x56xf32>, %d: memref<?x4096xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x7168xf8E4M3FN>, memref<?x56xf32, strided<[1, ?]>>,
+      memref<4096x7168xf8E4M3FN>, memref<32x56xf32>) outs(%d : memref<?x4096xbf16>) {m_hint = 4 : i64}
+  return
+}

@@ -27,6 +27,8 @@ void PrintTo(const KernelConfig &c, std::ostream *os) {
       << toString(c.multicast) << ", math_wgs " << c.mathWarpgroups
       << ", swizzle " << c.swizzleGroup << ", num_sms " << c.numSMs
       << (c.streamB ? ", stream_b" : "");
+  if (c.aBoxRows)
+    *os << ", a_box_rows " << c.aBoxRows;
   if (c.hasAlt())
     *os << ", alt " << c.altBlockM << "x" << c.altBlockN << " stages "
         << c.altStages << " on " << c.altNumSMs;
@@ -400,6 +402,7 @@ TEST(ConfigSelection, EqualityComparesEveryField) {
   EXPECT_TRUE(differs([](KernelConfig &c) { c.altBlockN = 192; }));
   EXPECT_TRUE(differs([](KernelConfig &c) { c.altStages = 4; }));
   EXPECT_TRUE(differs([](KernelConfig &c) { c.altNumSMs = 132; }));
+  EXPECT_TRUE(differs([](KernelConfig &c) { c.aBoxRows = 8; }));
 }
 
 TEST(ConfigSelection, MaskedSecondTileShape) {
@@ -509,6 +512,30 @@ TEST(ConfigSelection, SmallMPicksBlockM64) {
       EXPECT_GE(c.blockN, 16);
       EXPECT_EQ(checkConfig(c, p, t), "");
     }
+}
+
+TEST(ConfigSelection, SmallMCutsABox) {
+  TargetDesc t;
+  // One M block below block M: A's box holds M's rows rounded up to 8.
+  for (auto [m, rows] : {std::pair<int64_t, int64_t>{1, 8}, {8, 8}, {9, 16},
+                         {20, 24}, {33, 40}, {56, 56}})
+    for (int64_t n : {608, 4096, 7168}) {
+      ProblemDesc p = normal(m, n, 7168);
+      SCOPED_TRACE(describe(p));
+      KernelConfig c = selectConfig(p, t);
+      ASSERT_EQ(c.blockM, 64);
+      EXPECT_EQ(c.aBoxRows, rows);
+      EXPECT_EQ(checkConfig(c, p, t), "");
+    }
+  // A whole block (57-64 rows round up to 64), more blocks, a hint instead
+  // of the row count, or another layout: the box stays whole.
+  for (int64_t m : {57, 64, 128, 4096})
+    EXPECT_EQ(selectConfig(normal(m, 7168, 7168), t).aBoxRows, 0) << m;
+  SelectOptions hint;
+  hint.exactM = false;
+  EXPECT_EQ(selectConfig(normal(4, 7168, 7168), t, hint).aBoxRows, 0);
+  EXPECT_EQ(selectConfig(masked(4, 4, 7168, 7168), t).aBoxRows, 0);
+  EXPECT_EQ(selectConfig(contiguous(1, 4, 7168, 7168), t).aBoxRows, 0);
 }
 
 TEST(ConfigSelection, NarrowN) {
@@ -648,6 +675,25 @@ TEST(ConfigSelection, CheckConfigMessages) {
   ProblemDesc p = normal(4096, 4096, 7168);
   TargetDesc t;
   ASSERT_EQ(checkConfig(validConfig(), p, t), "");
+
+  {
+    ProblemDesc small = normal(20, 4096, 7168);
+    KernelConfig s = selectConfig(small, t);
+    ASSERT_EQ(s.aBoxRows, 24);
+    s.aBoxRows = 16;
+    EXPECT_EQ(checkConfig(s, small, t),
+              "a_box_rows = 16 serves M <= 16 only, got M = 20");
+    s.aBoxRows = 12;
+    EXPECT_EQ(checkConfig(s, small, t),
+              "a_box_rows = 12 is not a multiple of 8 in [8, block_m = 64)");
+    s.aBoxRows = 64;
+    EXPECT_EQ(checkConfig(s, small, t),
+              "a_box_rows = 64 is not a multiple of 8 in [8, block_m = 64)");
+    KernelConfig mc = validConfig();
+    mc.aBoxRows = 8;
+    EXPECT_EQ(checkConfig(mc, normal(8, 4096, 7168), t),
+              "a_box_rows needs cluster_size = 1 (no multicast), got 2");
+  }
 
   KernelConfig c = validConfig();
   c.blockM = 96;

@@ -223,7 +223,8 @@ TEST(Compiler, GemmKernelsCompile) {
     GTEST_SKIP() << "dgemm-to-ptx is not registered in this build";
   struct Shape {
     int64_t m, n, k;
-  } shapes[] = {{64, 2112, 7168}, {256, 7168, 7168}, {4096, 7168, 2048}};
+  } shapes[] = {{64, 2112, 7168}, {8, 4096, 7168}, {256, 7168, 7168},
+                {4096, 7168, 2048}};
   for (const Shape &sh : shapes) {
     GemmKernelKey key = exampleKey(sh.m, sh.n, sh.k);
     SCOPED_TRACE(key.text());
@@ -236,7 +237,7 @@ TEST(Compiler, GemmKernelsCompile) {
     // runs the K split over two consumer warpgroups (dgemm-lower-to-kernel
     // {consumer-k-split=auto}): 384 threads, the kernel name ends in _ks.
     const bool kSplit = c.kernelName.find("_ks") != std::string::npos;
-    EXPECT_EQ(kSplit, sh.m == 64);
+    EXPECT_EQ(kSplit, sh.m <= 64);
     EXPECT_EQ(c.block, kSplit ? 384 : 128 * (key.config.mathWarpgroups + 1));
     EXPECT_EQ(c.cluster, 1);
     EXPECT_EQ(c.maxCtas, key.config.numSMs);
@@ -252,6 +253,13 @@ TEST(Compiler, GemmKernelsCompile) {
     EXPECT_EQ(c.params[4].kind, ParamKind::Pointer);
     EXPECT_EQ(c.params[4].operand, 3);
     EXPECT_EQ(c.params[5].kind, ParamKind::M);
+    // M = 8: A's box of 8 rows, and the contract says the kernel serves no
+    // more.
+    EXPECT_EQ(key.config.aBoxRows, sh.m == 8 ? 8 : 0);
+    EXPECT_EQ(c.maxM, key.config.aBoxRows);
+    EXPECT_EQ(c.params[0].box[1],
+              key.config.aBoxRows ? key.config.aBoxRows : key.config.blockM);
+    EXPECT_EQ(c.kernelName.find("_ar8") != std::string::npos, sh.m == 8);
   }
 }
 

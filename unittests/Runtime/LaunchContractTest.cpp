@@ -42,7 +42,7 @@ LaunchContract sample() {
 }
 
 const char *kSampleText =
-    "dgemm-launch-contract 4\n"
+    "dgemm-launch-contract 5\n"
     "kernel dgemm_gemm_n7168_k2048_bm128_bn112_s6_g16_c128\n"
     "block 384\n"
     "cluster 1\n"
@@ -55,6 +55,7 @@ const char *kSampleText =
     "layout 0\n"
     "groups 1\n"
     "tile_ctas 1\n"
+    "max_m 0\n"
     "params 6\n"
     "param tensor_map operand=0 dtype=u8 swizzle=128 dims=1,0 box=128,128\n"
     "param tensor_map operand=1 dtype=f32 swizzle=0 dims=0,1 box=128,1\n"
@@ -104,6 +105,12 @@ TEST(LaunchContract, RoundTrip) {
   ASSERT_TRUE(parseContract(printContract(unknownSizes), parsed).ok());
   EXPECT_EQ(parsed, unknownSizes);
 
+  LaunchContract smallM = sample();
+  smallM.maxM = 8;
+  ASSERT_TRUE(parseContract(printContract(smallM), parsed).ok());
+  EXPECT_EQ(parsed, smallM);
+  EXPECT_FALSE(parsed == sample());
+
   LaunchContract noParams = sample();
   noParams.params.clear();
   ASSERT_TRUE(parseContract(printContract(noParams), parsed).ok());
@@ -147,13 +154,15 @@ TEST(LaunchContract, CorruptedBytesNeverCrash) {
 
 TEST(LaunchContract, ParseMessages) {
   EXPECT_EQ(parseError(""),
-            "launch contract text, line 1: expected 'dgemm-launch-contract 4'");
-  // Versions 1 (no layout and groups lines) and 3 (no tile_ctas line) are
-  // not read: recompiled.
+            "launch contract text, line 1: expected 'dgemm-launch-contract 5'");
+  // Versions 1 (no layout and groups lines), 3 (no tile_ctas line) and 4
+  // (no max_m line) are not read: recompiled.
+  EXPECT_EQ(parseError(withLine(0, "dgemm-launch-contract 4")),
+            "launch contract text, line 1: expected 'dgemm-launch-contract 5'");
   EXPECT_EQ(parseError(withLine(0, "dgemm-launch-contract 3")),
-            "launch contract text, line 1: expected 'dgemm-launch-contract 4'");
+            "launch contract text, line 1: expected 'dgemm-launch-contract 5'");
   EXPECT_EQ(parseError(withLine(0, "dgemm-launch-contract 1")),
-            "launch contract text, line 1: expected 'dgemm-launch-contract 4'");
+            "launch contract text, line 1: expected 'dgemm-launch-contract 5'");
   EXPECT_EQ(parseError(withLine(2, "block 38x")),
             "launch contract text, line 3: expected 'block <n>'");
   EXPECT_EQ(parseError(withLine(2, "block 99999999999999999999")),
@@ -168,31 +177,35 @@ TEST(LaunchContract, ParseMessages) {
             "launch contract text, line 12: expected 'groups <n>'");
   EXPECT_EQ(parseError(withLine(12, "tile_ctas")),
             "launch contract text, line 13: expected 'tile_ctas <n>'");
-  EXPECT_EQ(parseError(withLine(13, "params 7")),
-            "launch contract text, line 21: expected 'param <kind> ...'");
-  EXPECT_EQ(parseError(withLine(13, "params 5")),
-            "launch contract text, line 20: expected 'end'");
-  EXPECT_EQ(parseError(withLine(13, "params 65")),
-            "launch contract text, line 14: expected 'params <count>' with "
+  EXPECT_EQ(parseError(withLine(13, "max_m")),
+            "launch contract text, line 14: expected 'max_m <n>'");
+  EXPECT_EQ(parseError(withLine(13, "max_m -1")),
+            "launch contract text: max_m = -1 is not in [0, 2147483647]");
+  EXPECT_EQ(parseError(withLine(14, "params 7")),
+            "launch contract text, line 22: expected 'param <kind> ...'");
+  EXPECT_EQ(parseError(withLine(14, "params 5")),
+            "launch contract text, line 21: expected 'end'");
+  EXPECT_EQ(parseError(withLine(14, "params 65")),
+            "launch contract text, line 15: expected 'params <count>' with "
             "count in [0, 64]");
-  EXPECT_EQ(parseError(withLine(19, "param stream")),
-            "launch contract text, line 20: unknown param kind 'stream'");
-  EXPECT_EQ(parseError(withLine(18, "param ptr operand=x")),
-            "launch contract text, line 19: expected 'param ptr operand=<i>'");
+  EXPECT_EQ(parseError(withLine(20, "param stream")),
+            "launch contract text, line 21: unknown param kind 'stream'");
+  EXPECT_EQ(parseError(withLine(19, "param ptr operand=x")),
+            "launch contract text, line 20: expected 'param ptr operand=<i>'");
   EXPECT_EQ(
-      parseError(withLine(14, "param tensor_map operand=0 dtype=u8 "
+      parseError(withLine(15, "param tensor_map operand=0 dtype=u8 "
                               "swizzle=128 dims=1,0")),
-      "launch contract text, line 15: expected 'param tensor_map operand=<i> "
+      "launch contract text, line 16: expected 'param tensor_map operand=<i> "
       "dtype=<s> swizzle=<n> dims=<i,..> box=<n,..>'");
   EXPECT_EQ(parseError(std::string(kSampleText) + "x\n"),
-            "launch contract text, line 22: unexpected text after 'end'");
+            "launch contract text, line 23: unexpected text after 'end'");
   // Well-formed text, invalid values: checkContract's messages.
   EXPECT_EQ(parseError(withLine(2, "block 0")),
             "launch contract text: block = 0 is not in [1, 1024]");
   EXPECT_EQ(parseError(withLine(10, "layout 7")),
             "launch contract text: layout = 7 is not in [0, 6]");
   EXPECT_EQ(parseError(withLine(
-                14, "param tensor_map operand=0 dtype=u8 swizzle=128 dims=1,0 "
+                15, "param tensor_map operand=0 dtype=u8 swizzle=128 dims=1,0 "
                     "box=256,128")),
             "launch contract text: param 0 (tensor_map): the inner box extent "
             "of 256 bytes exceeds the 128-byte swizzle span");

@@ -88,6 +88,14 @@ TEST(Launcher, GridGivesSplitTilesTwoCtas) {
 
 TEST(Launcher, GridErrors) {
   LaunchGrid g;
+  // A kernel whose A box holds 8 rows: M 8 launches, M 9 is refused.
+  LaunchContract small = gemmContract(64, 32, 132);
+  small.maxM = 8;
+  EXPECT_TRUE(computeGrid(small, 8, 4096, g).ok());
+  Status m9 = computeGrid(small, 9, 4096, g);
+  EXPECT_EQ(m9.code(), DGEMM_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(m9.message(), "kernel k serves M <= 8 (its A box holds that many "
+                          "rows: a_box_rows); the call has M = 9");
   EXPECT_EQ(computeGrid(gemmContract(128, 128, 132), 0, 128, g).message(),
             "a launch needs M >= 1 and N >= 1, got M = 0, N = 128");
   LaunchContract bad = gemmContract(128, 128, 132);

@@ -79,6 +79,13 @@ struct KernelConfig {
   int64_t altBlockN = 0;
   int64_t altStages = 0;
   int64_t altNumSMs = 0;
+  /// Normal GEMM of one M block only (0: off): A's TMA box has this many
+  /// rows (a multiple of 8 below blockM) instead of blockM, so that each
+  /// stage receives the rows of a small M and not blockM rows zero-filled
+  /// past it; the kernel then serves M <= aBoxRows only (its launch
+  /// contract's max_m). On the H200 1.3-2x faster at M = 2-32 with K >=
+  /// 7168 (docs/config-selection.md, "A's box at small M").
+  int64_t aBoxRows = 0;
 
   bool hasAlt() const { return altBlockM != 0; }
   /// The alternative tile shape as a config of its own (cluster 1, the
@@ -165,6 +172,10 @@ struct SelectOptions {
   int64_t maxBlockM = 256;
   /// A second tile shape for the masked layout (KernelConfig::altBlockM).
   bool allowAltTile = true;
+  /// The problem's M is the exact row count of every call (a static size,
+  /// or the runtime's own M), not a hint: A's box may be cut to it
+  /// (KernelConfig::aBoxRows).
+  bool exactM = true;
 };
 
 /// The capabilities of the current Hopper lowering.

@@ -107,12 +107,6 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "L2 eviction priority of D's TMA stores (bf16 output tiles), as "
            "l2-hint-a: 'evict-first' lets the output tiles replace each "
            "other in L2 rather than what was there before the kernel">,
-    Option<"aBoxRows", "a-box-rows", "int64_t", /*default=*/"0",
-           "Normal GEMM, no multicast: A's TMA box has this many rows (a "
-           "multiple of 8 below block M) instead of block M, so that a "
-           "stage receives only the rows of a small M; the kernel is then "
-           "correct for M <= this value only (its name ends in _ar<rows>). "
-           "0 (the default): block M rows. A probe option">,
     Option<"l2HintB", "l2-hint-b", "std::string", /*default=*/"\"auto\"",
            "L2 eviction priority of B's TMA loads, as l2-hint-a; 'auto' (the "
            "default): evict-first when the config says stream_b, else none">,

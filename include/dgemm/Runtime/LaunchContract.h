@@ -86,6 +86,10 @@ struct LaunchContract {
   /// blocks over the two CTAs of a cluster (tail-split), so the grid is
   /// min(max_ctas, tiles * tile_ctas); else 1. Optional in the attribute.
   int64_t tileCtas = 1;
+  /// The most rows of A a launch may have (a kernel whose A box holds only
+  /// the rows of a small M: #dgemm.config's a_box_rows); 0: any. Optional
+  /// in the attribute.
+  int64_t maxM = 0;
   std::vector<ContractParam> params;
   /// Set with the params' `checked` once checkContract passed (not
   /// compared).
@@ -143,11 +147,11 @@ std::string checkContractParam(const ContractParam &p);
 int64_t contractDtypeBytes(std::string_view dtype);
 
 /// The line format of the disk cache:
-///   dgemm-launch-contract 4
+///   dgemm-launch-contract 5
 ///   kernel <name>
 ///   block <n> / cluster <n> / dynamic_smem <n> / max_ctas <n> /
 ///   block_m <n> / block_n <n> / n <n> / k <n> / layout <n> / groups <n> /
-///   tile_ctas <n>                       (one per line, in this order)
+///   tile_ctas <n> / max_m <n>           (one per line, in this order)
 ///   params <count>
 ///   param tensor_map operand=<i> dtype=<s> swizzle=<n> dims=<i,..> box=<n,..>
 ///   param ptr operand=<i>

@@ -174,5 +174,8 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
   // Tail split: a tile's K blocks may be split over a cluster's two CTAs.
   if (l.tailSplit)
     fields.push_back(c.i64("tile_ctas", 2));
+  // A's box cut to a small M's rows: larger M would read rows never loaded.
+  if (l.aBoxRows)
+    fields.push_back(c.i64("max_m", l.aBoxRows));
   return b.getDictionaryAttr(fields);
 }

@@ -345,9 +345,11 @@ struct LowerToKernelPass
     };
     layout.l2HintA = hint(l2HintA);
     layout.l2HintD = hint(l2HintD);
-    if (aBoxRows != 0 && !secondShape) {
-      layout.aBoxRows = aBoxRows;
-      layout.txBytes -= 128 * (layout.blockM - aBoxRows);
+    // A's box cut to the rows of a small M (#dgemm.config's a_box_rows):
+    // each stage expects that many rows of A.
+    if (config.aBoxRows != 0) {
+      layout.aBoxRows = config.aBoxRows;
+      layout.txBytes -= 128 * (layout.blockM - config.aBoxRows);
     }
     // Staged partial-tile stores write 16-byte pieces of D's rows. Auto:
     // not at block M 256 with row-major staging (block N not a multiple
@@ -445,26 +447,6 @@ struct LowerToKernelPass
         continue;
       }
       ::dgemm::ProblemDesc p = gemm.getProblem(/*defaultM=*/1);
-      if (aBoxRows != 0) {
-        // A's box covers rows [0, aBoxRows) of the one M block.
-        std::string bad;
-        if (!isa<GemmOp>(op) || config.clusterSize > 1)
-          bad = "a normal GEMM without multicast";
-        else if (aBoxRows % 8 != 0 || aBoxRows < 8 || aBoxRows >= config.blockM)
-          bad = "a multiple of 8 in [8, block M = " +
-                std::to_string(config.blockM) + ")";
-        else if (!cast<MemRefType>(cast<GemmOp>(op).getA().getType())
-                      .isDynamicDim(0) &&
-                 p.m > aBoxRows)
-          bad = "at least M = " + std::to_string(p.m);
-        if (!bad.empty()) {
-          op->emitOpError() << "cannot be lowered: a-box-rows = "
-                            << static_cast<int64_t>(aBoxRows) << " needs "
-                            << bad;
-          failedAny = true;
-          continue;
-        }
-      }
       auto normal = dyn_cast<GemmOp>(op);
       bool accumulate =
           (normal && normal.getC()) || isa<KGroupedGemmOp>(op);

@@ -108,6 +108,15 @@ func.func private @config_alt()
                                   alt_block_m = 128, alt_block_n = 192,
                                   alt_stages = 4, alt_num_sms = 132>}
 
+// A's box cut to a small M's rows: printed only when set, last.
+// CHECK-LABEL: func.func private @config_a_box_rows()
+// CHECK-SAME:    num_sms = 128, stream_b = true, a_box_rows = 8>
+func.func private @config_a_box_rows()
+    attributes {c = #dgemm.config<block_m = 64, block_n = 32, stages = 8,
+                                  cluster = 1, multicast = none,
+                                  math_warpgroups = 1, swizzle_group = 1,
+                                  num_sms = 128, stream_b = true, a_box_rows = 8>}
+
 // Without one: no alt_ fields.
 // CHECK-LABEL: func.func private @config_no_alt()
 // CHECK-SAME:    swizzle_group = 16, num_sms = 112>}{{$}}

@@ -225,3 +225,15 @@ func.func private @config_alt_stages0() attributes {c = #dgemm.config<block_m = 
 // Config: a second tile shape without CTAs.
 // expected-error @+1 {{alt_num_sms must be positive, got 0}}
 func.func private @config_alt_sms0() attributes {c = #dgemm.config<block_m = 256, block_n = 128, stages = 3, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 112, alt_block_m = 128, alt_block_n = 192, alt_stages = 4>}
+
+// -----
+
+// Config: A's box of 12 rows (not a multiple of 8).
+// expected-error @+1 {{a_box_rows must be 0 or a multiple of 8 below block_m = 64, got 12}}
+func.func private @config_a_box_rows_12() attributes {c = #dgemm.config<block_m = 64, block_n = 32, stages = 8, cluster = 1, multicast = none, math_warpgroups = 1, swizzle_group = 1, num_sms = 128, a_box_rows = 12>}
+
+// -----
+
+// Config: A's box of the whole tile.
+// expected-error @+1 {{a_box_rows must be 0 or a multiple of 8 below block_m = 64, got 64}}
+func.func private @config_a_box_rows_64() attributes {c = #dgemm.config<block_m = 64, block_n = 32, stages = 8, cluster = 1, multicast = none, math_warpgroups = 1, swizzle_group = 1, num_sms = 128, a_box_rows = 64>}

@@ -2071,3 +2071,42 @@ func.func @grouped_masked_alt_block_m(%a: memref<4x256x512xf8E4M3FN>,
                               alt_stages = 3, alt_num_sms = 8>}
   return
 }
+
+// -----
+
+// A's box cut to 8 rows, but M is 20.
+func.func @gemm_a_box_rows_below_m(%a: memref<20x512xf8E4M3FN>,
+    %sa: memref<20x4xf32, strided<[1, 20]>>, %b: memref<256x512xf8E4M3FN>,
+    %sb: memref<2x4xf32>, %d: memref<20x256xbf16>) {
+  // expected-error-re @+1 {{'dgemm.gemm' op config #dgemm.config<{{.*}}> cannot run this GEMM: a_box_rows = 8 serves M <= 8 only, got M = 20}}
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<20x512xf8E4M3FN>,
+                 memref<20x4xf32, strided<[1, 20]>>, memref<256x512xf8E4M3FN>,
+                 memref<2x4xf32>)
+      outs(%d : memref<20x256xbf16>)
+      {config = #dgemm.config<block_m = 64, block_n = 32, stages = 4,
+                              cluster = 1, multicast = none,
+                              math_warpgroups = 1, swizzle_group = 1,
+                              num_sms = 8, a_box_rows = 8>}
+  return
+}
+
+// -----
+
+// A's box cut on the masked layout (normal GEMM only).
+func.func @grouped_masked_a_box_rows(%a: memref<4x64x512xf8E4M3FN>,
+    %sa: memref<4x64x4xf32, strided<[256, 1, 64]>>,
+    %b: memref<4x256x512xf8E4M3FN>, %sb: memref<4x2x4xf32>, %g: memref<4xi32>,
+    %d: memref<4x64x256xbf16>) {
+  // expected-error-re @+1 {{'dgemm.grouped_gemm' op config #dgemm.config<{{.*}}> cannot run this GEMM: a_box_rows is only supported for the normal GEMM, not the grouped masked layout}}
+  dgemm.grouped_gemm #dgemm.grouped<masked>
+      ins(%a, %sa, %b, %sb : memref<4x64x512xf8E4M3FN>,
+          memref<4x64x4xf32, strided<[256, 1, 64]>>,
+          memref<4x256x512xf8E4M3FN>, memref<4x2x4xf32>)
+      groups(%g : memref<4xi32>)
+      outs(%d : memref<4x64x256xbf16>)
+      {config = #dgemm.config<block_m = 64, block_n = 32, stages = 4,
+                              cluster = 1, multicast = none,
+                              math_warpgroups = 1, swizzle_group = 1,
+                              num_sms = 8, a_box_rows = 8>}
+  return
+}

@@ -122,7 +122,8 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t mathWarpgroups, int64_t swizzleGroup,
                                  int64_t numSms, bool /*streamB*/,
                                  int64_t altBlockM, int64_t altBlockN,
-                                 int64_t altStages, int64_t altNumSms) {
+                                 int64_t altStages, int64_t altNumSms,
+                                 int64_t aBoxRows) {
   if (blockM != 64 && blockM != 128 && blockM != 256)
     return emitError() << "block_m must be 64, 128 or 256, got " << blockM;
   if (blockN < 8 || blockN > 256 || blockN % 8 != 0)
@@ -162,6 +163,10 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (altNumSms < 1)
       return emitError() << "alt_num_sms must be positive, got " << altNumSms;
   }
+  if (aBoxRows != 0 && (aBoxRows < 8 || aBoxRows % 8 != 0 || aBoxRows >= blockM))
+    return emitError() << "a_box_rows must be 0 or a multiple of 8 below "
+                          "block_m = "
+                       << blockM << ", got " << aBoxRows;
   return success();
 }
 
@@ -204,6 +209,7 @@ static MulticastOperand fromMulticast(::dgemm::Multicast m) {
   c.altBlockN = attr.getAltBlockN();
   c.altStages = attr.getAltStages();
   c.altNumSMs = attr.getAltNumSms();
+  c.aBoxRows = attr.getABoxRows();
   return c;
 }
 
@@ -212,5 +218,5 @@ ConfigAttr mlir::dgemm::toConfigAttr(MLIRContext *ctx,
   return ConfigAttr::get(ctx, c.blockM, c.blockN, c.stages, c.clusterSize,
                          fromMulticast(c.multicast), c.mathWarpgroups,
                          c.swizzleGroup, c.numSMs, c.streamB, c.altBlockM,
-                         c.altBlockN, c.altStages, c.altNumSMs);
+                         c.altBlockN, c.altStages, c.altNumSMs, c.aBoxRows);
 }

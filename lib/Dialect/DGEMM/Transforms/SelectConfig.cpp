@@ -42,6 +42,10 @@ struct SelectConfigPass
       options.allowMulticast = multicast;
       options.allowMulticastB = multicastB;
       options.maxBlockM = maxBlockM;
+      // An M hint (or the default) is no row count: A's box stays whole.
+      auto normal = dyn_cast<GemmOp>(op.getOperation());
+      options.exactM = normal && !cast<MemRefType>(normal.getA().getType())
+                                      .isDynamicDim(0);
       ::dgemm::TargetDesc target = toTargetDesc(op.getEffectiveTarget());
       ::dgemm::KernelConfig config =
           ::dgemm::selectConfig(problem, target, options);

@@ -107,6 +107,11 @@ def DGEMM_ConfigAttr : DGEMM_Attr<"Config", "config"> {
     shapes' tiles from masked_m on the device and runs the one whose rounds
     of tiles cost less, so that groups with more rows than expected do not
     each add a nearly empty 256-row block.
+    `a_box_rows` (default 0, printed only when set; normal GEMM, no
+    multicast) cuts A's TMA box to that many rows (a multiple of 8 below
+    `block_m`): for an M of one block, each stage receives M's rows rounded
+    up to 8 instead of `block_m` rows zero-filled past M; the kernel then
+    serves M <= `a_box_rows` only.
     Chosen by `dgemm-select-config`, or written by a user or a tuning record.
 
     ```mlir
@@ -124,7 +129,8 @@ def DGEMM_ConfigAttr : DGEMM_Attr<"Config", "config"> {
                         DefaultValuedParameter<"int64_t", "0">:$alt_block_m,
                         DefaultValuedParameter<"int64_t", "0">:$alt_block_n,
                         DefaultValuedParameter<"int64_t", "0">:$alt_stages,
-                        DefaultValuedParameter<"int64_t", "0">:$alt_num_sms);
+                        DefaultValuedParameter<"int64_t", "0">:$alt_num_sms,
+                        DefaultValuedParameter<"int64_t", "0">:$a_box_rows);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
