@@ -535,6 +535,11 @@ TEST(ConfigSelection, SmallMCutsABox) {
   hint.exactM = false;
   EXPECT_EQ(selectConfig(normal(4, 7168, 7168), t, hint).aBoxRows, 0);
   EXPECT_EQ(selectConfig(masked(4, 4, 7168, 7168), t).aBoxRows, 0);
+  // Not measured on the weight-gradient form: not chosen there.
+  ProblemDesc wgrad = normal(8, 7168, 4096);
+  wgrad.out = OutType::F32;
+  wgrad.bScale = BScaleGranularity::Row1x128;
+  EXPECT_EQ(selectConfig(wgrad, t).aBoxRows, 0);
   EXPECT_EQ(selectConfig(contiguous(1, 4, 7168, 7168), t).aBoxRows, 0);
 }
 
