@@ -371,6 +371,48 @@ class HelperRows(Rows):
                  lambda: dgemm.k_grouped_wgrad_gemm_fp8_fp8_fp32_nt(None, None, None, [128]))
 
 
+def small_m_kernel_ir():
+    """Kernel IR of a normal GEMM (N 512, K 1024) whose A box holds 8 rows
+    (a_box_rows = 8: its contract's max_m), lowered by the dgemm-opt beside
+    the library; None without one."""
+    lib, _ = S.find_real_library()
+    opt = Path(os.environ.get("DGEMM_OPT") or (lib.parent.parent / "bin" / "dgemm-opt"
+                                                if lib else "/nonexistent"))
+    if not opt.is_file():
+        return None
+    ir = """func.func @g(%a: memref<?x1024xf8E4M3FN>, %sa: memref<?x8xf32, strided<[1, ?]>>,
+    %b: memref<512x1024xf8E4M3FN>, %sb: memref<4x8xf32>, %d: memref<?x512xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x1024xf8E4M3FN>, memref<?x8xf32, strided<[1, ?]>>,
+      memref<512x1024xf8E4M3FN>, memref<4x8xf32>) outs(%d : memref<?x512xbf16>)
+      {config = #dgemm.config<block_m = 64, block_n = 32, stages = 4, cluster = 1,
+       multicast = none, math_warpgroups = 1, swizzle_group = 1, num_sms = 16, a_box_rows = 8>}
+  return
+}"""
+    r = subprocess.run([str(opt), "--dgemm-lower-to-kernel"], input=ir, capture_output=True,
+                       text=True)
+    return r.stdout if r.returncode == 0 else None
+
+
+class KernelIRRows(Rows):
+    def test_max_m(self):
+        text = small_m_kernel_ir()
+        if text is None:
+            self.skipTest("no dgemm-opt beside the library to lower the kernel IR")
+        path = Path(self.tmp.name) / "small-m.mlir"
+        path.write_text(text)
+        call = ("dgemm.launch_kernel_ir(open(%r).read(), (o['a'], o['sfa']), (o['b'], o['sfb']), "
+                "o['d'], stream=0)" % str(path))
+        self.row("launch_kernel_ir", "shape",
+                 "M = 20 for a kernel whose A box holds 8 rows (a_box_rows)",
+                 "DgemmArgumentError",
+                 "launch_kernel_ir failed: DGEMM_ERROR_INVALID_ARGUMENT: kernel "
+                 "dgemm_gemm_n512_k1024_bm64_bn32_s4_g1_c16_ar8 serves M <= 8 (its A box holds "
+                 "that many rows: a_box_rows); the call has M = 20",
+                 code="o = gemm_operands(20, 512, 1024); " + call)
+        self.row("launch_kernel_ir", "none", "M = 8 for the same kernel", "returns", "",
+                 code="o = gemm_operands(8, 512, 1024); " + call)
+
+
 class DeepGemmV2Rows(Rows):
     """DeepGEMM 2.x's names (dgemm.deepgemm_v2): their own rules; the rest
     are the 1.x-named calls' rows above."""
