@@ -703,13 +703,15 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t,
   // checked; bench/results/2026-12-04-a87e4f8-ab-a-box-rows.log) 1.3-2x
   // faster at M = 2-32 with K >= 7168 (8x4096x7168 25.5 -> 15.4 us,
   // 32x7168x16384 48.1 -> 36.9, 2x1104x14848 35.1 -> 18.0), within 1% on
-  // shapes with short K or many tiles; never slower. Only the bf16 GEMM
-  // with 128x128 B scales was measured: the weight-gradient form (f32 D,
-  // 1x128 B scales) lowers and assembles with it but has not run on the
-  // GPU, so it is not chosen there.
+  // shapes with short K or many tiles; never slower. What ran there was
+  // the bf16 GEMM with 128x128 B scales at block M 64 (one consumer, or two
+  // splitting K): block M 128 and 256 (two consumers with rows of their
+  // own) and the weight-gradient form (f32 D, 1x128 B scales) lower and
+  // assemble with a_box_rows but have not run on the GPU with it, so the
+  // selection does not choose it there.
   if (o.exactM && p.kind == GemmKind::Normal && p.out == OutType::BF16 &&
-      p.bScale == BScaleGranularity::Block128x128 && config.clusterSize == 1 &&
-      roundUp(p.m, 8) < config.blockM)
+      p.bScale == BScaleGranularity::Block128x128 && config.blockM == 64 &&
+      config.clusterSize == 1 && roundUp(p.m, 8) < config.blockM)
     config.aBoxRows = roundUp(p.m, 8);
 
   // Masked layout, several groups, 256-row tiles: a group with more rows

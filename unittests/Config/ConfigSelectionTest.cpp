@@ -535,7 +535,11 @@ TEST(ConfigSelection, SmallMCutsABox) {
   hint.exactM = false;
   EXPECT_EQ(selectConfig(normal(4, 7168, 7168), t, hint).aBoxRows, 0);
   EXPECT_EQ(selectConfig(masked(4, 4, 7168, 7168), t).aBoxRows, 0);
-  // Not measured on the weight-gradient form: not chosen there.
+  // Not measured at block M 128 (M 65-120) nor on the weight-gradient
+  // form: not chosen there.
+  KernelConfig m81 = selectConfig(normal(81, 25552, 14208), t);
+  EXPECT_EQ(m81.blockM, 128);
+  EXPECT_EQ(m81.aBoxRows, 0);
   ProblemDesc wgrad = normal(8, 7168, 4096);
   wgrad.out = OutType::F32;
   wgrad.bScale = BScaleGranularity::Row1x128;
