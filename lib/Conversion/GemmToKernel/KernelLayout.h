@@ -79,10 +79,10 @@ struct KernelLayout {
   /// L2 eviction priority of D's TMA stores (dgemm-lower-to-kernel
   /// {l2-hint-d}), as l2HintA; "" (no hint) by default.
   std::string l2HintD;
-  /// Rows of A's TMA box when fewer than the tile's (dgemm-lower-to-kernel
-  /// {a-box-rows}; normal GEMM of one M block, no multicast): the stage's
+  /// Rows of A's TMA box when fewer than the tile's (#dgemm.config's
+  /// a_box_rows; normal GEMM of one M block, no multicast): the stage's
   /// other A rows are never written, and the kernel serves M <= aBoxRows
-  /// only. 0: the tile's rows.
+  /// only (the contract's max_m). 0: the tile's rows.
   int64_t aBoxRows = 0;
   /// Masked layout: a tile crossing masked_m goes through the staging tile
   /// and out in 16-byte row pieces (dgemm-lower-to-kernel
