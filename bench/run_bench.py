@@ -296,12 +296,15 @@ def _fmt(v, nd=0):
     return ("%%.%df" % nd) % v
 
 
+def peer_failed(rec, peer):
+    """Whether the peer's own output failed the check dgemm's passes."""
+    return ((rec.get("peers") or {}).get(peer) or {}).get("check", {}).get("ok", True) is False
+
+
 def peer_tflops(rec, peer):
     """A peer's TFLOPS, or None where it has none or its own output failed
     the check (a wrong result's speed is not compared with)."""
-    if ((rec.get("peers") or {}).get(peer) or {}).get("check", {}).get("ok", True) is False:
-        return None
-    return _num(rec, "peers", peer, "tflops")
+    return None if peer_failed(rec, peer) else _num(rec, "peers", peer, "tflops")
 
 
 def format_table(records):
@@ -317,8 +320,7 @@ def format_table(records):
         rows.append((str(r.get("index", "")), str(r["m"]), str(r["n"]), str(r["k"]),
                      short_config(r.get("config")), _fmt(_num(r, "us"), 1), _fmt(t),
                      _fmt(_num(r, "gbps")),
-                     "wrong" if tt is None and _num(r, "peers", "torch_blockwise", "tflops")
-                     else _fmt(tt), _fmt(tc),
+                     "wrong" if peer_failed(r, "torch_blockwise") else _fmt(tt), _fmt(tc),
                      _fmt(t / tt, 2) if t and tt else "-", _fmt(t / tc, 2) if t and tc else "-",
                      _fmt(_num(r, "compile_ms"), 0), _fmt(_num(r, "host_us", "dgemm_python"), 1),
                      status_of(r)))
@@ -890,9 +892,7 @@ def main(argv=None):
               if not args.prepare_only and not r.get("skipped") and status_of(r) != "ok"]
     errors = [r["index"] for r in records if r.get("error")]
     skipped = [r["index"] for r in records if r.get("skipped")]
-    peer_fail = [r["index"] for r in records
-                 if (_num(r, "peers", "torch_blockwise", "us") is not None and
-                     not r["peers"]["torch_blockwise"].get("check", {}).get("ok", True))]
+    peer_fail = [r["index"] for r in records if peer_failed(r, "torch_blockwise")]
     emit(dict(type="summary", shapes=len(records), failed=failed, errors=errors,
               skipped=skipped, torch_check_failed=peer_fail, context_lost=context_lost,
               wall_s=time.monotonic() - t_start))

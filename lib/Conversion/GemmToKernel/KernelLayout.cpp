@@ -75,8 +75,11 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c,
   // 1x128 recipe: the TMA box of B scales is BN floats (the transaction
   // counts the whole box, also columns past N).
   l.sfbStageBytes = l.perRowB ? alignTo(4 * c.blockN, 128) : 0;
-  l.txBytes = l.aStageBytes + l.bStageBytes + l.sfaStageBytes +
-              (l.perRowB ? 4 * c.blockN : 0);
+  // A's box cut to a small M's rows (a_box_rows): a stage receives that
+  // many rows of A in its slot of blockM rows.
+  l.aBoxRows = c.aBoxRows;
+  l.txBytes = 128 * (l.aBoxRows ? l.aBoxRows : c.blockM) + l.bStageBytes +
+              l.sfaStageBytes + (l.perRowB ? 4 * c.blockN : 0);
   l.dOff = 0;
   l.aOff = alignTo(l.outBytes() * c.blockM * c.blockN, 1024);
   l.bOff = l.aOff + c.stages * l.aStageBytes;

@@ -345,12 +345,6 @@ struct LowerToKernelPass
     };
     layout.l2HintA = hint(l2HintA);
     layout.l2HintD = hint(l2HintD);
-    // A's box cut to the rows of a small M (#dgemm.config's a_box_rows):
-    // each stage expects that many rows of A.
-    if (config.aBoxRows != 0) {
-      layout.aBoxRows = config.aBoxRows;
-      layout.txBytes -= 128 * (layout.blockM - config.aBoxRows);
-    }
     // Staged partial-tile stores write 16-byte pieces of D's rows. Auto:
     // not at block M 256 with row-major staging (block N not a multiple
     // of 64: KernelLayout::dSwizzle), where ptxas
