@@ -120,6 +120,20 @@ class Case:
         self.m_hint = None
         self.mutations = []
 
+    @staticmethod
+    def optional_fields(c):
+        """The config's optional fields, each written only when set (the
+        parser's defaults: false and 0), in the attribute's order."""
+        s = ""
+        if c.get("stream_b"):
+            s += ", stream_b = true"
+        for key, name in (("alt_bm", "alt_block_m"), ("alt_bn", "alt_block_n"),
+                          ("alt_stages", "alt_stages"),
+                          ("alt_sms", "alt_num_sms"), ("abox", "a_box_rows")):
+            if c.get(key, 0) != 0:
+                s += ", %s = %d" % (name, c[key])
+        return s
+
     def text(self, name):
         ops = self.operands
         args, seen = [], set()
@@ -135,9 +149,9 @@ class Case:
             attrs.append(
                 "config = #dgemm.config<block_m = %d, block_n = %d, stages = %d, "
                 "cluster = %d, multicast = %s, math_warpgroups = %d, "
-                "swizzle_group = %d, num_sms = %d>" % (
+                "swizzle_group = %d, num_sms = %d%s>" % (
                     c["bm"], c["bn"], c["stages"], c["cluster"], c["mc"],
-                    c["mwg"], c["swizzle"], c["sms"]))
+                    c["mwg"], c["swizzle"], c["sms"], Case.optional_fields(c)))
         if self.target is not None:
             attrs.append('target = #dgemm.target<"%s", sms = %d, smem = %d>'
                          % self.target)
@@ -259,6 +273,20 @@ class Rules:
             need(k["swizzle"] >= 1, "config swizzle_group")
             need(k["sms"] >= 1 and k["sms"] % k["cluster"] == 0,
                  "config num_sms")
+            if Rules.has_alt(k):
+                need(k.get("alt_bm", 0) in (64, 128), "config alt_block_m")
+                abn = k.get("alt_bn", 0)
+                need(8 <= abn <= 256 and abn % 8 == 0, "config alt_block_n")
+                need(1 <= k.get("alt_stages", 0) <= 32, "config alt_stages")
+                need(k.get("alt_sms", 0) >= 1, "config alt_num_sms")
+            abox = k.get("abox", 0)
+            need(abox == 0 or (abox >= 8 and abox % 8 == 0 and abox < k["bm"]),
+                 "config a_box_rows")
+
+    @staticmethod
+    def has_alt(k):
+        return any(k.get(x, 0) != 0
+                   for x in ("alt_bm", "alt_bn", "alt_stages", "alt_sms"))
 
     @staticmethod
     def per_row_b(c):
@@ -372,6 +400,32 @@ class Rules:
             return "multicast a odd N blocks"
         if k["sms"] > target[0]:
             return "num_sms"
+        abox = k.get("abox", 0)
+        if abox:
+            # A's box cut to a_box_rows rows: normal GEMM, one CTA per
+            # cluster, and a static M (or hint) that fits the box.
+            if p["kind"] != "gemm":
+                return "a_box_rows normal only"
+            if k["cluster"] != 1:
+                return "a_box_rows cluster"
+            if p["m"] > abox:
+                return "a_box_rows below M"
+        if Rules.has_alt(k):
+            # A second tile shape: masked only, one CTA per cluster, a
+            # smaller block M with the same consumer count, and itself a
+            # valid config of the problem.
+            if p["kind"] != "masked":
+                return "second shape masked only"
+            if k["cluster"] != 1:
+                return "second shape cluster"
+            if k["alt_bm"] >= bm or (1 if k["alt_bm"] == 64 else 2) != k["mwg"]:
+                return "second shape block_m"
+            alt = dict(k, bm=k["alt_bm"], bn=k["alt_bn"],
+                       stages=k["alt_stages"], sms=k["alt_sms"], alt_bm=0,
+                       alt_bn=0, alt_stages=0, alt_sms=0, abox=0)
+            err = Rules.config_error(alt, p, target)
+            if err:
+                return "second shape: " + err
         return None
 
     # -- operands --
@@ -600,11 +654,41 @@ class Gen:
         mc = self.pick("none", "none", "none", "a", "b")
         smem = c.target[2] if c.target else DEFAULT_TARGET[1]
         sms = max(1, c.target[1] if c.target else DEFAULT_TARGET[0])
-        return {"bm": bm, "bn": bn, "stages": self.r.randint(1, 8),
-                "cluster": 1 if mc == "none" else 2, "mc": mc, "mwg": mwg,
-                "swizzle": self.pick(1, 2, 8, 16, 1000),
-                "sms": max(1, (self.r.randint(1, sms) // 2) * 2) if mc != "none"
-                else self.r.randint(1, sms)}
+        k = {"bm": bm, "bn": bn, "stages": self.r.randint(1, 8),
+             "cluster": 1 if mc == "none" else 2, "mc": mc, "mwg": mwg,
+             "swizzle": self.pick(1, 2, 8, 16, 1000),
+             "sms": max(1, (self.r.randint(1, sms) // 2) * 2) if mc != "none"
+             else self.r.randint(1, sms)}
+        k["stream_b"] = self.r.random() < 0.2
+        if c.kind == "gemm" and self.r.random() < 0.3:
+            # A's box: mostly a multiple of 8 below block M, without a
+            # cluster, above the static M when there is one.
+            k["abox"] = self.a_box_rows(bm)
+            m = c.operands["a"].shape[0]
+            if static(m) and 0 < m < bm and self.r.random() < 0.7:
+                k["abox"] = round_up(m, 8) if m < bm - 8 else bm - 8
+            if self.r.random() < 0.8:
+                k["cluster"], k["mc"] = 1, "none"
+        if c.kind == "masked" and self.r.random() < 0.35:
+            # A second tile shape; valid mostly at block M 256 with 128.
+            if self.r.random() < 0.8:
+                k.update(bm=256, mwg=2, cluster=1, mc="none",
+                         stages=self.r.randint(1, 4))
+                k["bn"] = self.r.choice([bn for bn in range(8, 129, 8)])
+            k["alt_bm"] = self.pick(128, 128, 128, 64)
+            alt_mwg = 1 if k["alt_bm"] == 64 else 2
+            waves = cdiv(k["alt_bm"] // alt_mwg, 64)
+            k["alt_bn"] = self.r.choice(
+                [bn for bn in range(8, 257, 8)
+                 if waves * bn + 40 <= (240 if alt_mwg == 1 else 232)])
+            k["alt_stages"] = self.r.randint(1, 5)
+            k["alt_sms"] = self.r.randint(1, sms)
+        return k
+
+    def a_box_rows(self, bm):
+        if self.r.random() < 0.85:
+            return 8 * self.r.randint(1, max(1, bm // 8 - 1))
+        return self.pick(4, 12, bm, bm + 8, -8)
 
     def common_attrs(self, c, hint_ok=True):
         if self.r.random() < 0.2:
@@ -737,7 +821,8 @@ class Gen:
             if c.config is None:
                 c.config = self.config(c)
             field = self.r.choice(["bm", "bn", "stages", "cluster", "mwg",
-                                   "swizzle", "sms", "mc"])
+                                   "swizzle", "sms", "mc", "abox", "alt_bm",
+                                   "alt_bn", "alt_stages", "alt_sms"])
             c.config[field] = {
                 "bm": lambda: self.pick(64, 128, 256, 32),
                 "bn": lambda: self.pick(8, 16, 112, 136, 152, 192, 200, 256, 12, 264),
@@ -747,6 +832,11 @@ class Gen:
                 "swizzle": lambda: self.pick(0, 1, 16),
                 "sms": lambda: self.pick(0, 1, 2, 131, 132, 133, 1024),
                 "mc": lambda: self.pick("none", "a", "b"),
+                "abox": lambda: self.a_box_rows(c.config["bm"]),
+                "alt_bm": lambda: self.pick(0, 64, 96, 128, 256),
+                "alt_bn": lambda: self.pick(0, 8, 100, 192, 256, 264),
+                "alt_stages": lambda: self.pick(0, 1, 4, 33),
+                "alt_sms": lambda: self.pick(0, 1, 132, 1024),
             }[field]()
         elif what == "target":
             c.target = (self.pick("sm_90a", "sm_90a", "sm_80"),
@@ -951,6 +1041,18 @@ def main():
               sum(selected.values()), len(unconfigured),
               pct(all_lowerable), len(lowerable), pct(lowered_ok),
               "skipped" if assembled is None else pct(assembled), kernels))
+    def with_field(test):
+        names = [nm for nm, c in cases if c.config is not None and test(c.config)]
+        low = set(nm for nm, _ in lowerable)
+        return "%d generated, %d verified, %d lowered" % (
+            len(names), sum(1 for nm in names if verified[nm]),
+            sum(1 for nm in names if nm in low) if lowered_ok == len(lowerable)
+            else 0)
+    print("gen: configs with a_box_rows: %s; with a second tile shape: %s; "
+          "with stream_b: %s" % (
+              with_field(lambda k: k.get("abox", 0) != 0),
+              with_field(Rules.has_alt),
+              with_field(lambda k: k.get("stream_b", False))))
     for p in problems:
         print("gen: DISAGREEMENT " + p)
     print("gen: %d disagreements" % len(problems))

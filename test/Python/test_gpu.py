@@ -2,7 +2,8 @@
 """Runs where PyTorch sees an sm_90 GPU and libdgemm.so exports the C API
 (the GPU machine: scripts/device-run.sh); skipped elsewhere with the reason.
 
-Small shapes with partial tiles, every A-scale layout the package accepts
+Small shapes with partial tiles, A's box cut to a small M at its
+boundaries, every A-scale layout the package accepts
 (bitwise-identical results), a side stream, argument errors with real torch
 tensors, config/prepare, and the per-token/per-block casts on the GPU. The
 numerical check is run_bench's (guarded, NaN-poisoned output; float64
@@ -72,6 +73,23 @@ class Gpu(unittest.TestCase):
         for i, (m, n, k) in enumerate(SHAPES):
             with self.subTest(m=m, n=n, k=k):
                 _, _, chk = self.run_checked(m, n, k, seed=100 + i)
+                self.assertTrue(chk["ok"] and chk["guard_ok"], chk)
+
+    def test_a_box_cut_to_small_m(self):
+        # M of at most 56 (one block of 64 rows): A's TMA box holds M
+        # rounded up to 8 rows (a_box_rows; docs/config-selection.md "A's
+        # box at small M"). The boundaries: a box of exactly M rows (8, 16,
+        # 56), one of more rows than M (1, 9, 55: the box reads past A's
+        # last row, which TMA fills with zeros), and M past the cut (57, 64).
+        n, k = 2112, 1024
+        for i, m in enumerate((1, 8, 9, 16, 55, 56, 57, 64)):
+            with self.subTest(m=m):
+                text = dgemm.config(m, n, k)
+                if m <= 56:
+                    self.assertIn("a_box_rows = %d" % (-(-m // 8) * 8), text)
+                else:
+                    self.assertNotIn("a_box_rows", text)
+                _, _, chk = self.run_checked(m, n, k, seed=300 + i)
                 self.assertTrue(chk["ok"] and chk["guard_ok"], chk)
 
     def test_scale_layouts_give_identical_results(self):
