@@ -553,6 +553,28 @@ class Rules:
         return Rules.stages_that_fit(64, bn, p, target[1]) >= 3
 
     @staticmethod
+    def selected_error(c, k):
+        """What is wrong with config `k` that dgemm-select-config chose for
+        valid case `c`, or None: it must be a valid config of the problem
+        the verifier sees, and A's box is cut (to M rounded up to 8) exactly
+        for a static M that leaves rows of a block M 64 spare, in the bf16
+        normal GEMM with 128x128 B scales and no cluster."""
+        err = Rules.config_error(k, Rules.problem(c, 1),
+                                 c.target[1:] if c.target else DEFAULT_TARGET)
+        if err:
+            return "selected config: " + err
+        a = c.operands["a"]
+        want = 0
+        if (c.kind == "gemm" and static(a.shape[0]) and
+                c.operands["d"].elem == "bf16" and not Rules.per_row_b(c) and
+                k["bm"] == 64 and k["cluster"] == 1 and
+                round_up(a.shape[0], 8) < 64):
+            want = round_up(a.shape[0], 8)
+        if k.get("abox", 0) != want:
+            return "a_box_rows %d, the rules say %d" % (k.get("abox", 0), want)
+        return None
+
+    @staticmethod
     def lowerable(c):
         """What dgemm-lower-to-kernel builds: f8E4M3FN operands; block M 64,
         128 or (normal or masked bf16 GEMM, 128x128 B scales: the config
@@ -611,6 +633,9 @@ class Gen:
         return n
 
     def m_size(self):
+        if self.r.random() < 0.25:
+            # About A's box at small M: rounding to 8 and block M 64's end.
+            return self.r.choice([8, 9, 16, 33, 55, 56, 57, 63])
         return self.r.choice([1, 7, 64, 100, 128, 256, 1000, 4096, 8192])
 
     def row_stride(self, inner, elem_bytes, min_stride):
@@ -900,8 +925,9 @@ def run_opt(opt, args, path):
                           timeout=3600)
 
 
-def per_case(opt, args, path, spans, output_has_name):
-    """Runs dgemm-opt over the split file; returns {name: succeeded}."""
+def per_case(opt, args, path, spans, output_has_name, outputs=None):
+    """Runs dgemm-opt over the split file; returns {name: succeeded}. With
+    `outputs` (a dict), fills it with each named function's printed text."""
     r = run_opt(opt, ["--split-input-file"] + args, path)
     failed = failed_chunks(r.stderr, path, spans)
     result = {}
@@ -913,7 +939,36 @@ def per_case(opt, args, path, spans, output_has_name):
     if r.returncode != 0 and all(result.values()):
         raise RuntimeError("dgemm-opt failed without attributable errors:\n"
                            + r.stderr[-4000:])
+    if outputs is not None:
+        for chunk in re.split(r"^// -----$", r.stdout, flags=re.M):
+            m = re.search(r"func\.func @(\w+)\(", chunk)
+            if m:
+                outputs[m.group(1)] = chunk
     return result
+
+
+CONFIG_FIELDS = {"block_m": "bm", "block_n": "bn", "stages": "stages",
+                 "cluster": "cluster", "multicast": "mc",
+                 "math_warpgroups": "mwg", "swizzle_group": "swizzle",
+                 "num_sms": "sms", "stream_b": "stream_b",
+                 "alt_block_m": "alt_bm", "alt_block_n": "alt_bn",
+                 "alt_stages": "alt_stages", "alt_num_sms": "alt_sms",
+                 "a_box_rows": "abox"}
+
+
+def parse_config(text):
+    """The generator's dict of the first #dgemm.config in `text`, or None."""
+    m = re.search(r"#dgemm\.config<([^>]*)>", text)
+    if not m:
+        return None
+    k = {}
+    for part in m.group(1).split(","):
+        key, value = (x.strip() for x in part.split("="))
+        value = {"true": True, "false": False}.get(value, value)
+        if isinstance(value, str) and re.fullmatch(r"-?\d+", value):
+            value = int(value)
+        k[CONFIG_FIELDS[key]] = value
+    return k
 
 
 def main():
@@ -954,15 +1009,24 @@ def main():
     #    valid cases without a config.
     unconfigured = [(n, c) for n, c in valid if c.config is None]
     selected = {}
+    checked_selections, selected_boxes = 0, 0
     if unconfigured:
         path = os.path.join(work, "select.mlir")
         spans = write_split(path, unconfigured)
+        printed = {}
         selected = per_case(args.dgemm_opt, ["--dgemm-select-config"], path,
-                            spans, True)
+                            spans, True, printed)
         for name, c in unconfigured:
             if Rules.selectable(c) != selected[name]:
                 report("select", name, c, "selectable" if Rules.selectable(c)
                        else "no config")
+            elif selected[name]:
+                k = parse_config(printed.get(name, ""))
+                why = "no config printed" if k is None else Rules.selected_error(c, k)
+                checked_selections += 1
+                selected_boxes += 1 if k and k.get("abox", 0) else 0
+                if why:
+                    report("select", name, c, "a config by the rules", why)
 
     # 3. The lowering to PTX: the cases the rules call lowerable (at most
     #    --max-ptx) in one module, so ptxas runs once; the valid others must
@@ -1048,6 +1112,8 @@ def main():
             len(names), sum(1 for nm in names if verified[nm]),
             sum(1 for nm in names if nm in low) if lowered_ok == len(lowerable)
             else 0)
+    print("gen: selected configs checked against the rules: %d (%d with "
+          "a_box_rows)" % (checked_selections, selected_boxes))
     print("gen: configs with a_box_rows: %s; with a second tile shape: %s; "
           "with stream_b: %s" % (
               with_field(lambda k: k.get("abox", 0) != 0),
