@@ -6,7 +6,8 @@
 
 Deterministic from --seed: N random dgemm.gemm, dgemm.grouped_gemm
 (contiguous, masked) and dgemm.k_grouped_gemm ops with random shapes,
-element types, strides, recipes, m_hints, configs and targets; most are
+element types, strides, recipes, m_hints, configs (with their optional
+fields: stream_b, a_box_rows, a second tile shape) and targets; most are
 built valid and about half are then mutated once or twice. Each case's
 outcome is predicted by `Rules` below, an independent statement of the
 rules of docs and verifiers (it never calls dgemm), and compared with what
@@ -14,7 +15,9 @@ dgemm-opt does:
 
   verified   dgemm-opt accepts the case exactly when the rules say valid;
   selected   dgemm-select-config succeeds on a valid case without a config
-             exactly when the rules say a config exists;
+             exactly when the rules say a config exists, and the config it
+             prints is valid by the rules, with A's box cut exactly where
+             the rules cut it;
   lowered    dgemm-to-ptx succeeds on a valid case exactly when the rules
              say the lowering supports it;
   ptx        the PTX of every lowered case assembles with
