@@ -4,7 +4,7 @@
 measured in the same run by the same harness.
 
   python3 bench/run_bench.py --out bench.jsonl [--random 40] [--seed 1]
-  python3 bench/run_bench.py --sanitize          # 4 small shapes, check only
+  python3 bench/run_bench.py --sanitize          # 5 small shapes, check only
   python3 bench/run_bench.py --prepare-only --out warm.jsonl   # warm start
   python3 bench/run_bench.py --table-from bench.jsonl          # print table
 
@@ -131,8 +131,10 @@ ROW_SPREAD = 6       # scale exponent: a part per row / N block in -6..6 ...
 BLOCK_SPREAD = 2     # ... plus a part per K block in -2..2
 # The third takes block M 256 (ragged last M block, 3 K blocks on 3 stages).
 # (64, 2112, 7296): block M 64 with an odd number of K blocks (a shape that
-# dgemm-lower-to-kernel{consumer-k-split=auto} splits).
-SANITIZE_SHAPES = [(130, 392, 640), (300, 2112, 1536), (1000, 4096, 384), (64, 2112, 7296)]
+# dgemm-lower-to-kernel{consumer-k-split=auto} splits). (20, 2112, 7296): A's
+# TMA box cut to 24 rows (a_box_rows), which reads 4 rows past A's last one.
+SANITIZE_SHAPES = [(130, 392, 640), (300, 2112, 1536), (1000, 4096, 384), (64, 2112, 7296),
+                   (20, 2112, 7296)]
 DEVICE = "cuda"      # where tensors are made (the CPU harness test sets "cpu")
 
 
@@ -803,7 +805,7 @@ def main(argv=None):
                     help="seconds per shape before the watchdog ends the run "
                          "(default 180, 900 with --sanitize)")
     ap.add_argument("--sanitize", action="store_true",
-                    help="4 small shapes (one with block M 256, one with block M 64 and an odd number of K blocks), one checked call each, no timing or peers "
+                    help="5 small shapes (one with block M 256, one with block M 64 and an odd number of K blocks, one with A's box cut to 24 rows), one checked call each, no timing or peers "
                          "(run under compute-sanitizer)")
     ap.add_argument("--prepare-only", action="store_true",
                     help="warm-start probe: prepare + first call per shape")

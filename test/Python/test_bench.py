@@ -5,11 +5,14 @@ checks themselves: poisoned and guarded outputs, a wrong tile, a wrong scale
 block and a NaN must all be caught, a correct bf16 result must pass."""
 import json
 import math
+import os
+import subprocess
+import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-import _support  # noqa: F401 - sys.path
+import _support as S
 
 import dgemm
 import run_bench as rb
@@ -49,6 +52,21 @@ class Shapes(unittest.TestCase):
     def test_sanitize_shapes_are_valid(self):
         for m, n, k in rb.SANITIZE_SHAPES:
             self.assertEqual((n % 8, k % 128), (0, 0))
+
+    def test_sanitize_shapes_cover_a_cut_box(self):
+        # The sanitizers must see a kernel whose A box is cut (a_box_rows,
+        # docs/config-selection.md), one reading past A's last row.
+        lib, why = S.find_real_library()
+        if lib is None:
+            self.skipTest(why)
+        code = ("import dgemm, run_bench as rb\n"
+                "for s in rb.SANITIZE_SHAPES: print(s[0], dgemm.config(*s))\n")
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           timeout=120, env=dict(os.environ, DGEMM_LIB=str(lib),
+                                                 PYTHONPATH=os.pathsep.join(sys.path)))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        cut = [line for line in r.stdout.splitlines() if "a_box_rows" in line]
+        self.assertTrue(any(int(line.split()[0]) % 8 for line in cut), r.stdout)
 
 
 class Units(unittest.TestCase):
