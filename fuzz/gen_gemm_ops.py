@@ -674,11 +674,7 @@ class Gen:
     def config(self, c):
         bm = self.pick(64, 128, 128, 256)
         mwg = 1 if bm == 64 else 2
-        budget = 240 if mwg == 1 else 232
-        waves = cdiv(bm // mwg, 64)
-        bns = [bn for bn in range(8, 257, 8)
-               if waves * bn + 40 <= budget]
-        bn = self.r.choice(bns)
+        bn = self.r.choice(self.block_ns_that_fit(bm))
         mc = self.pick("none", "none", "none", "a", "b")
         smem = c.target[2] if c.target else DEFAULT_TARGET[1]
         sms = max(1, c.target[1] if c.target else DEFAULT_TARGET[0])
@@ -704,14 +700,20 @@ class Gen:
                          stages=self.r.randint(1, 4))
                 k["bn"] = self.r.choice([bn for bn in range(8, 129, 8)])
             k["alt_bm"] = self.pick(128, 128, 128, 64)
-            alt_mwg = 1 if k["alt_bm"] == 64 else 2
-            waves = cdiv(k["alt_bm"] // alt_mwg, 64)
-            k["alt_bn"] = self.r.choice(
-                [bn for bn in range(8, 257, 8)
-                 if waves * bn + 40 <= (240 if alt_mwg == 1 else 232)])
+            k["alt_bn"] = self.r.choice(self.block_ns_that_fit(k["alt_bm"]))
             k["alt_stages"] = self.r.randint(1, 5)
             k["alt_sms"] = self.r.randint(1, sms)
         return k
+
+    @staticmethod
+    def block_ns_that_fit(bm):
+        """Block N values (multiples of 8 up to 256) whose accumulators fit a
+        consumer's registers at block M `bm` (one consumer at 64 rows, two
+        otherwise), from which the generator draws."""
+        mwg = 1 if bm == 64 else 2
+        waves = cdiv(bm // mwg, 64)
+        budget = 240 if mwg == 1 else 232
+        return [bn for bn in range(8, 257, 8) if waves * bn + 40 <= budget]
 
     def a_box_rows(self, bm):
         if self.r.random() < 0.85:
