@@ -78,6 +78,9 @@ def edited_config_variants(ir, edits, extra=""):
     out = {"default": low(sel)}
     for one in edits.split(";"):
         edited, options = sweep.edit_config(sel, one)
+        if edited == sel and not options and not extra:
+            raise SystemExit("ab_kernel_ir: the edit %r leaves the selected config as it is:\n%s"
+                             % (one, sel))
         out[one + extra] = low(edited, extra + (" " + options if options else ""))
     return out
 

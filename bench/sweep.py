@@ -59,16 +59,21 @@ def edit_config(config, edit):
     """A ','-separated edit of a #dgemm.config: `field=value` sets a config
     field (`field=-` removes it: `alt_block_m=-,alt_block_n=-,alt_stages=-,
     alt_num_sms=-` gives a two-shape masked config its first shape alone),
-    `lower.option=value` adds a dgemm-lower-to-kernel option.
-    Returns (edited config, lowering options, space-separated)."""
+    `lower.option=value` adds a dgemm-lower-to-kernel option. A field the
+    config does not print (an optional one left at its default, such as
+    `a_box_rows` or `stream_b`) is added to each `#dgemm.config<...>` of the
+    text (a config or IR holding one). Returns (edited config, lowering
+    options, space-separated)."""
     options = []
     for field, value in (e.split("=", 1) for e in edit.split(",") if e):
         if field.startswith("lower."):
             options.append("%s=%s" % (field[len("lower."):], value))
         elif value == "-":
             config = re.sub(r",\s*\b%s = \w+" % field, "", config)
-        else:
+        elif re.search(r"\b%s = " % field, config):
             config = re.sub(r"\b%s = \w+" % field, "%s = %s" % (field, value), config)
+        else:
+            config = re.sub(r"(#dgemm\.config<[^>]*)>", r"\1, %s = %s>" % (field, value), config)
     return config, " ".join(options)
 
 

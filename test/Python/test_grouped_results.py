@@ -173,6 +173,15 @@ class GroupedSweep(unittest.TestCase):
             two, "alt_block_m=-,alt_block_n=-,alt_stages=-,alt_num_sms=-"), (cfg, ""))
         self.assertEqual(sweep.edit_config(two, "alt_stages=-")[0],
                          two.replace(", alt_stages = 4", ""))
+        # A field the config does not print is added (it used to be left
+        # out silently, so an A/B compared a kernel with itself), in a config
+        # and in IR holding one.
+        self.assertEqual(sweep.edit_config(cfg, "a_box_rows=88")[0],
+                         cfg[:-1] + ", a_box_rows = 88>")
+        ir = "dgemm.gemm ... {config = %s}\n  return\n" % cfg
+        self.assertEqual(sweep.edit_config(ir, "stream_b=true,stages=4")[0],
+                         "dgemm.gemm ... {config = %s, stream_b = true>}\n  return\n"
+                         % sweep.config_text(256, 128, 4, 16, 112)[:-1])
 
     def test_check_sweep_leaves_out_drawn_lowering_and_grid_records(self):
         # A drawn-size sweep, or one with lowering options, is not what the
