@@ -561,11 +561,16 @@ class Rules:
         valid case `c`, or None: it must be a valid config of the problem
         the verifier sees, and A's box is cut (to M rounded up to 8) exactly
         for a static M that leaves rows of a block M 64 spare, in the bf16
-        normal GEMM with 128x128 B scales and no cluster."""
+        normal GEMM with 128x128 B scales and no cluster. With its default
+        options the pass allows what the runtime allows: no multicast, so
+        no cluster."""
         err = Rules.config_error(k, Rules.problem(c, 1),
                                  c.target[1:] if c.target else DEFAULT_TARGET)
         if err:
             return "selected config: " + err
+        if k["cluster"] != 1 or k["mc"] != "none":
+            return ("cluster %d, multicast %s: the default selection has "
+                    "none (as the runtime)" % (k["cluster"], k["mc"]))
         a = c.operands["a"]
         want = 0
         if (c.kind == "gemm" and static(a.shape[0]) and

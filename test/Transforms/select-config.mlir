@@ -1,5 +1,8 @@
 // RUN: dgemm-opt %s -split-input-file --dgemm-select-config | FileCheck %s
 // RUN: dgemm-opt %s -split-input-file --dgemm-select-config="default-m-hint=64" | FileCheck %s --check-prefix=SMALLM
+// The pass allows what the runtime allows unless told otherwise: multicast
+// only with multicast=true.
+// RUN: dgemm-opt %s -split-input-file --dgemm-select-config="multicast=true" | FileCheck %s --check-prefix=MCAST
 
 // M=256, N=7168: block N 112 makes 128 tiles (one wave on 132 SMs) where 128
 // would make 112. One wave: the two M blocks of a B tile run at the same
@@ -62,9 +65,12 @@ func.func @gemm_op_target(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, str
 // -----
 
 // Dynamic M without m_hint: the pass option's M (4096 by default, 64 in the
-// second run) decides.
+// second run) decides. No cluster by default (as the runtime); with
+// multicast allowed, A multicast over pairs of N blocks.
 // CHECK-LABEL: func.func @gemm_dynamic_m_no_hint
-// CHECK: block_m = 256, block_n = 128, stages = 3, cluster = 2, multicast = a
+// CHECK: block_m = 256, block_n = 128, stages = 3, cluster = 1, multicast = none,
+// MCAST-LABEL: func.func @gemm_dynamic_m_no_hint
+// MCAST: block_m = 256, block_n = 128, stages = 3, cluster = 2, multicast = a,
 // SMALLM-LABEL: func.func @gemm_dynamic_m_no_hint
 // SMALLM: block_m = 64, block_n = 32, stages = 8, cluster = 1, multicast = none
 func.func @gemm_dynamic_m_no_hint(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,

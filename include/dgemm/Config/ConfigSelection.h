@@ -163,9 +163,9 @@ int64_t smemBytes(const KernelConfig &c, const ProblemDesc &p);
 /// 256 (256 for the normal GEMM with a bf16 output and 128x128 B scales).
 /// Multicast is correct but measured no faster on the H200 (A: 1000-1019
 /// TFLOPS against 1044-1059 without, at 4096x4096x7168 and 4096x24576x1536;
-/// B: docs/config-selection.md), so the runtime and the dgemm-to-ptx
-/// pipeline (kernelCapabilities()) do not choose it; a config that asks for
-/// it is lowered as asked.
+/// B: docs/config-selection.md), so the runtime, the dgemm-to-ptx pipeline
+/// and the dgemm-select-config pass's option defaults (kernelCapabilities())
+/// do not choose it; a config that asks for it is lowered as asked.
 struct SelectOptions {
   bool allowMulticast = true;
   bool allowMulticastB = true;

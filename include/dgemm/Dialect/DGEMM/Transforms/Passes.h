@@ -6,6 +6,7 @@
 #ifndef DGEMM_DIALECT_DGEMM_TRANSFORMS_PASSES_H
 #define DGEMM_DIALECT_DGEMM_TRANSFORMS_PASSES_H
 
+#include "dgemm/Config/ConfigSelection.h"
 #include "dgemm/Dialect/DGEMM/IR/DGEMM.h"
 #include "mlir/Pass/Pass.h"
 

@@ -31,7 +31,11 @@ def DGEMMSelectConfig : Pass<"dgemm-select-config"> {
        = ceil(tiles / SMs); ties go to the larger tile. This is how block N 112
        wins at M=256, N=7168 (128 tiles in one wave) over 128 (112 tiles).
     4. Stages: as many as fit shared memory, at most 8.
-    5. 2-CTA multicast for M >= 512 (A when the N blocks pair up, else B).
+    5. 2-CTA multicast for M >= 512 (A when the N blocks pair up, else B),
+       only with `multicast=true` (and `multicast-b=true` for B): by default
+       the pass allows what the runtime and `dgemm-to-ptx` allow
+       (`::dgemm::kernelCapabilities()`, no multicast: measured no faster),
+       so the config it prints is the one the runtime would run.
     6. SMs: the fewest that keep the number of waves (a multiple of the cluster).
     7. Tile order: groups of 16 N blocks (1 for a single wave).
 
@@ -51,12 +55,15 @@ def DGEMMSelectConfig : Pass<"dgemm-select-config"> {
   let options = [
     Option<"defaultMHint", "default-m-hint", "int64_t", /*default=*/"4096",
            "M assumed for ops whose M is dynamic and that have no m_hint">,
-    Option<"multicast", "multicast", "bool", /*default=*/"true",
-           "Allow 2-CTA clusters with TMA multicast">,
-    Option<"multicastB", "multicast-b", "bool", /*default=*/"true",
-           "Allow multicasting B (clusters along M)">,
-    Option<"maxBlockM", "max-block-m", "int64_t", /*default=*/"256",
-           "Largest block M to choose (the kernel's capability)">,
+    Option<"multicast", "multicast", "bool",
+           /*default=*/"::dgemm::kernelCapabilities().allowMulticast",
+           "Allow 2-CTA clusters with TMA multicast (default: as the runtime)">,
+    Option<"multicastB", "multicast-b", "bool",
+           /*default=*/"::dgemm::kernelCapabilities().allowMulticastB",
+           "Allow multicasting B, clusters along M (default: as the runtime)">,
+    Option<"maxBlockM", "max-block-m", "int64_t",
+           /*default=*/"::dgemm::kernelCapabilities().maxBlockM",
+           "Largest block M to choose (default: the lowering's capability)">,
   ];
   let statistics = [
     Statistic<"numChosen", "configs-chosen", "Configs chosen by the heuristic">,
