@@ -1,7 +1,12 @@
 // RUN: dgemm-opt %s -split-input-file -verify-diagnostics --dgemm-select-config
 // RUN: not dgemm-opt %s --dgemm-select-config="default-m-hint=0" 2>&1 | FileCheck %s --check-prefix=HINT
 
+// RUN: not dgemm-opt %s --dgemm-select-config="max-block-m=32" 2>&1 | FileCheck %s --check-prefix=BLOCKM
+// RUN: not dgemm-opt %s --dgemm-select-config="max-block-m=-5" 2>&1 | FileCheck %s --check-prefix=BLOCKM-NEG
+
 // HINT: default-m-hint must be positive, got 0
+// BLOCKM: max-block-m must be at least 64 (the smallest block M), got 32
+// BLOCKM-NEG: max-block-m must be at least 64 (the smallest block M), got -5
 
 // An M hint beyond the kernel's i32 sizes: no config can be chosen.
 func.func @gemm_m_hint_too_large(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,

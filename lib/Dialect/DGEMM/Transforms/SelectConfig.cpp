@@ -27,6 +27,14 @@ struct SelectConfigPass
           << static_cast<int64_t>(defaultMHint);
       return signalPassFailure();
     }
+    // Block M is 64, 128 or 256: a bound below 64 leaves no tile at all,
+    // which is the option's mistake, not the target's shared memory.
+    if (maxBlockM < 64) {
+      getOperation()->emitError()
+          << "max-block-m must be at least 64 (the smallest block M), got "
+          << static_cast<int64_t>(maxBlockM);
+      return signalPassFailure();
+    }
     WalkResult result = getOperation()->walk([&](GemmOpInterface op) {
       if (op.getKernelConfig()) {
         ++numKept;
