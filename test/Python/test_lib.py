@@ -230,6 +230,27 @@ class RealLibrary(OnRealLibrary):
         self.assertTrue(text.startswith("#dgemm.config<"), text)
         self.assertIn("block_m", text)
 
+    def test_runtime_config_is_the_pass_default(self):
+        # The runtime's choice for each normal reference shape is the config
+        # dgemm-select-config attaches with its default options (the
+        # runtime's), so what dgemm-opt and the main job print is what runs.
+        opt = Path(self.path).parent.parent / "bin" / "dgemm-opt"
+        if not opt.is_file():
+            self.skipTest("no dgemm-opt beside %s" % self.path)
+        import subprocess
+        out = subprocess.run([str(opt), str(S.ROOT / "examples" / "deepseek-v3.mlir"),
+                              "--dgemm-select-config"], capture_output=True, text=True,
+                             check=True).stdout
+        chosen = dict(re.findall(r"func\.func @(gemm_m\d+_n\d+_k\d+)_e4m3\(.*?"
+                                 r"config = (#dgemm\.config<[^>]*>)", out, re.S))
+        shapes = [tuple(int(x) for x in line.split(",")[2:])
+                  for line in open(S.ROOT / "bench" / "shapes.csv")
+                  if line.startswith("normal,")]
+        self.assertEqual(len(shapes), 18)
+        for m, n, k in shapes:
+            with self.subTest(shape=(m, n, k)):
+                self.assertEqual(dgemm.config(m, n, k), chosen["gemm_m%d_n%d_k%d" % (m, n, k)])
+
     def test_gemm_without_driver_says_so(self):
         if self.have_driver():
             self.skipTest("libcuda.so.1 loads here: this test is for machines without a driver")
