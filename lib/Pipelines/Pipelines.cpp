@@ -3,8 +3,8 @@
 // The one lowering pipeline, in two halves so that the kernel IR between
 // them can be printed, edited and fed back:
 //
-//   dgemm-to-kernel      dgemm-select-config{multicast=false multicast-b=false
-//                        max-block-m=256}
+//   dgemm-to-kernel      dgemm-select-config (its defaults: the lowering's
+//                        capabilities, no multicast, block M up to 256)
 //                        dgemm-lower-to-kernel
 //   dgemm-kernel-to-ptx  gpu.module(convert-dgemm-to-nvvm, convert-scf-to-cf,
 //                        convert-to-llvm, convert-nvvm-to-llvm, canonicalize,
@@ -29,12 +29,9 @@
 using namespace mlir;
 
 void mlir::dgemm::buildDGEMMToKernelPipeline(OpPassManager &pm) {
-  ::dgemm::SelectOptions caps = ::dgemm::kernelCapabilities();
-  DGEMMSelectConfigOptions select;
-  select.multicast = caps.allowMulticast;
-  select.multicastB = caps.allowMulticastB;
-  select.maxBlockM = caps.maxBlockM;
-  pm.addPass(createDGEMMSelectConfig(select));
+  // The pass's option defaults are the lowering's capabilities
+  // (::dgemm::kernelCapabilities()), which the runtime selects with too.
+  pm.addPass(createDGEMMSelectConfig());
   pm.addPass(createDGEMMLowerToKernel());
 }
 

@@ -6,6 +6,7 @@ libdgemm.so exports the C API, the real library without a GPU driver."""
 import ctypes
 import re
 import os
+import subprocess
 import tempfile
 import unittest
 from pathlib import Path
@@ -237,7 +238,6 @@ class RealLibrary(OnRealLibrary):
         opt = Path(self.path).parent.parent / "bin" / "dgemm-opt"
         if not opt.is_file():
             self.skipTest("no dgemm-opt beside %s" % self.path)
-        import subprocess
         out = subprocess.run([str(opt), str(S.ROOT / "examples" / "deepseek-v3.mlir"),
                               "--dgemm-select-config"], capture_output=True, text=True,
                              check=True).stdout
