@@ -1,7 +1,7 @@
 # Sourced by the GPU-machine scripts (scripts/device-*.sh), with the default
 # kernel cache folder as its argument: makes $OUT (default
-# /tmp/dgemm-device-out), unpacks the carried bundle (.bundle/dgemm.tar.xz)
-# into /tmp/dgemm (once per bundle), and exports what dgemm's Python package and the bench
+# /tmp/dgemm-device-out), unpacks the carried bundle (.bundle/dgemm.tar.xz,
+# or $BUNDLE_DIR/dgemm.tar.xz) into /tmp/dgemm (once per bundle), and exports what dgemm's Python package and the bench
 # tools read (DGEMM_LIB, DGEMM_OPT, PYTHONPATH, DGEMM_CACHE_DIR unless set)
 # with the CUDA tools on PATH. Sets `root`, the checkout.
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -9,11 +9,12 @@ OUT=${OUT:-/tmp/dgemm-device-out}
 mkdir -p "$OUT"
 # (Again when the carried bundle differs from the one unpacked: a warm
 # machine keeps /tmp between calls.)
-bundle_sum=$(sha256sum "$root/.bundle/dgemm.tar.xz" | cut -d' ' -f1)
+bundle_dir=${BUNDLE_DIR:-$root/.bundle}
+bundle_sum=$(sha256sum "$bundle_dir/dgemm.tar.xz" | cut -d' ' -f1)
 if [ ! -f /tmp/dgemm/dgemm/lib/libdgemm.so ] ||
    [ "$(cat /tmp/dgemm/.bundle-sha256 2>/dev/null)" != "$bundle_sum" ]; then
   rm -rf /tmp/dgemm && mkdir -p /tmp/dgemm &&
-    tar -C /tmp/dgemm -xJf "$root/.bundle/dgemm.tar.xz" &&
+    tar -C /tmp/dgemm -xJf "$bundle_dir/dgemm.tar.xz" &&
     echo "$bundle_sum" > /tmp/dgemm/.bundle-sha256
 fi
 export DGEMM_LIB=/tmp/dgemm/dgemm/lib/libdgemm.so DGEMM_OPT=/tmp/dgemm/dgemm/bin/dgemm-opt

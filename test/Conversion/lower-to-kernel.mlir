@@ -46,6 +46,10 @@
 // Consumer warpgroups.
 // CHECK: nvvm.setmaxregister increase 232
 // CHECK: dgemm.schedule_tile
+// Each warpgroup stores its own rows behind a barrier of its own, so both
+// meet here before the tile's B scales overwrite the last tile's, which the
+// other may still be reading.
+// CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
 // The tile's B scales go to shared memory once per tile.
 // CHECK: scf.for
 // CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> f32

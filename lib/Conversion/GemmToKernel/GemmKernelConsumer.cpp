@@ -62,9 +62,16 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
         l.grouped() && !l.perRowB
             ? k.elementAt(sfb, group, 4 * l.nScaleBlocks * l.kBlocks)
             : sfb;
-    if (l.masked()) {
-      // No epilogue barrier: everyone is done with the previous tile's
-      // B scales before they are overwritten.
+    if (l.masked() || (l.epilogueWarpgroup && !l.perRowB)) {
+      // No epilogue barrier over all consumers (the masked register
+      // store, or each warpgroup's own barrier 7 + w): meet here, so that
+      // every warpgroup is done with the previous tile's B scales before
+      // any overwrites them. Without it, at block M 128 a warpgroup that
+      // finished its tile first copied the next tile's scales over those
+      // the other was still reading (compute-sanitizer memcheck's timing
+      // showed it as outputs that changed between launches; racecheck
+      // reports it with two tiles per CTA:
+      // bench/results/2026-12-05-*-repeat-check.log).
       NVVM::BarrierOp::create(b, loc, Type(), k.c32(1),
                               k.c32(128 * l.consumers), nullptr, Value());
     }
