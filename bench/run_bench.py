@@ -4,7 +4,7 @@
 measured in the same run by the same harness.
 
   python3 bench/run_bench.py --out bench.jsonl [--random 40] [--seed 1]
-  python3 bench/run_bench.py --sanitize          # 5 small shapes, check only
+  python3 bench/run_bench.py --sanitize          # 6 small shapes, check only
   python3 bench/run_bench.py --prepare-only --out warm.jsonl   # warm start
   python3 bench/run_bench.py --table-from bench.jsonl          # print table
 
@@ -134,7 +134,11 @@ BLOCK_SPREAD = 2     # ... plus a part per K block in -2..2
 # dgemm-lower-to-kernel{consumer-k-split=auto} splits). (20, 2112, 7296): A's
 # TMA box cut to 24 rows (a_box_rows), which reads 4 rows past A's last one.
 SANITIZE_SHAPES = [(130, 392, 640), (300, 2112, 1536), (1000, 4096, 384), (64, 2112, 7296),
-                   (20, 2112, 7296)]
+                   (20, 2112, 7296), (2048, 2112, 1024)]
+# (2048, 2112, 1024): 128x192 with two consumers that store their own rows,
+# 176 tiles on 88 CTAs: a CTA's second tile copies its B scales while the
+# other warpgroup may still read the first's (the race fixed in 18fd189,
+# docs/kernel.md "Structure").
 DEVICE = "cuda"      # where tensors are made (the CPU harness test sets "cpu")
 
 
@@ -805,7 +809,7 @@ def main(argv=None):
                     help="seconds per shape before the watchdog ends the run "
                          "(default 180, 900 with --sanitize)")
     ap.add_argument("--sanitize", action="store_true",
-                    help="5 small shapes (one with block M 256, one with block M 64 and an odd number of K blocks, one with A's box cut to 24 rows), one checked call each, no timing or peers "
+                    help="6 small shapes (one with block M 256, one with block M 64 and an odd number of K blocks, one with A's box cut to 24 rows, one with two tiles per CTA at block M 128), one checked call each, no timing or peers "
                          "(run under compute-sanitizer)")
     ap.add_argument("--prepare-only", action="store_true",
                     help="warm-start probe: prepare + first call per shape")

@@ -12,8 +12,9 @@
 # still reads. bench/probe_repeat_check.py launches each variant R times
 # (run_bench's strict check, bits against the first launch); then memcheck
 # and racecheck, with several tiles per CTA (num_sms edited down). Run
-# for the bundle in $BUNDLE_DIRS (default: .bundle), one after the other:
-#   run(command="BUNDLE_DIRS='.bundle-base .bundle' bash scripts/device-repeat-check.sh",
+# for the bundle in $BUNDLE_DIRS (default: .bundle), one after the other,
+# racecheck only for those in $RACECHECK_DIRS (default: all):
+#   run(command="BUNDLE_DIRS='.bundle-base .bundle' RACECHECK_DIRS=.bundle-base bash scripts/device-repeat-check.sh",
 #       carry=[".bundle", ".bundle-base"])
 # -> $OUT/repeat-check.log
 set -uo pipefail
@@ -28,14 +29,15 @@ mkdir -p "$OUT"
     cd "$root" || exit 2
     echo "######## bundle $dir: $(cat "$BUNDLE_DIR/COMMIT" 2>/dev/null)"
     echo "== plain"
-    timeout 150 python3 bench/probe_repeat_check.py --repeats=10 --config=a_box_rows=88 81,25552,14208 || rc=1
-    timeout 90 python3 bench/probe_repeat_check.py --repeats=10 --config=num_sms=8 81,13312,1024 || rc=1
-    timeout 90 python3 bench/probe_repeat_check.py --repeats=10 --config=num_sms=22 2048,2112,1024 || rc=1
-    timeout 90 python3 bench/probe_repeat_check.py --repeats=5 4096,2112,7168 || rc=1
+    timeout 90 python3 bench/probe_repeat_check.py --repeats=8 --config=a_box_rows=88 81,25552,14208 || rc=1
+    timeout 60 python3 bench/probe_repeat_check.py --repeats=10 --config=num_sms=8 81,13312,1024 || rc=1
+    timeout 60 python3 bench/probe_repeat_check.py --repeats=10 --config=num_sms=22 2048,2112,1024 || rc=1
+    timeout 60 python3 bench/probe_repeat_check.py --repeats=5 4096,2112,7168 || rc=1
     if command -v compute-sanitizer > /dev/null; then
       echo "== memcheck"
-      timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 \
+      timeout 100 compute-sanitizer --tool memcheck --error-exitcode 9 \
         python3 bench/probe_repeat_check.py --repeats=3 --config=a_box_rows=88 81,25552,14208 || rc=1
+      case " ${RACECHECK_DIRS-${BUNDLE_DIRS:-.bundle}} " in *" $dir "*) ;; *) continue ;; esac
       echo "== racecheck"
       timeout 150 compute-sanitizer --tool racecheck --racecheck-report hazard --error-exitcode 9 \
         python3 bench/probe_repeat_check.py --repeats=1 --config=num_sms=22 2048,2112,1024 2>&1 | tail -25 || rc=1

@@ -6,6 +6,7 @@ block and a NaN must all be caught, a correct bf16 result must pass."""
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -67,6 +68,17 @@ class Shapes(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         cut = [line for line in r.stdout.splitlines() if "a_box_rows" in line]
         self.assertTrue(any(int(line.split()[0]) % 8 for line in cut), r.stdout)
+        # ... and one whose two consumer warpgroups hold rows of their own
+        # (block M 128) with more tiles than CTAs, so that racecheck sees a
+        # tile's B scales copied while the other warpgroup may still be on
+        # the CTA's previous tile.
+        many = []
+        for s, line in zip(rb.SANITIZE_SHAPES, r.stdout.splitlines()):
+            f = dict(re.findall(r"(\w+) = (\w+)", line))
+            tiles = -(-s[0] // int(f["block_m"])) * -(-s[1] // int(f["block_n"]))
+            if f["block_m"] == "128" and f["math_warpgroups"] == "2" and tiles > int(f["num_sms"]):
+                many.append(s)
+        self.assertTrue(many, r.stdout)
 
 
 class Units(unittest.TestCase):

@@ -11,6 +11,7 @@
 //         wait empty[s] (parity ph ^ 1); arm full[s] with the stage's bytes
 //         TMA A[m0.., kb] -> A[s], B[n0.., kb] -> B[s], SFA[kb][m0..] -> SFA[s]
 //   warpgroups 0..NC-1 (consumers, setmaxnreg inc): same tile loop
+//       (per-warpgroup epilogue or masked: all consumers meet at named barrier 1)
 //       copy the tile's two (or three) rows of B scales (K/128 each) to shared memory
 //       total = 0
 //       for kb:  wait full[s] (parity ph); read sa(r0), sa(r1), sb0, sb1
