@@ -560,7 +560,7 @@ class Rules:
         """What is wrong with config `k` that dgemm-select-config chose for
         valid case `c`, or None: it must be a valid config of the problem
         the verifier sees, and A's box is cut (to M rounded up to 8) exactly
-        for a static M that leaves rows of a block M 64 spare, in the bf16
+        for a static M that leaves rows of a block M 64 or 128 spare, in the bf16
         normal GEMM with 128x128 B scales and no cluster. With its default
         options the pass allows what the runtime allows: no multicast, so
         no cluster."""
@@ -575,8 +575,8 @@ class Rules:
         want = 0
         if (c.kind == "gemm" and static(a.shape[0]) and
                 c.operands["d"].elem == "bf16" and not Rules.per_row_b(c) and
-                k["bm"] == 64 and k["cluster"] == 1 and
-                round_up(a.shape[0], 8) < 64):
+                k["bm"] <= 128 and k["cluster"] == 1 and
+                round_up(a.shape[0], 8) < k["bm"]):
             want = round_up(a.shape[0], 8)
         if k.get("abox", 0) != want:
             return "a_box_rows %d, the rules say %d" % (k.get("abox", 0), want)

@@ -700,17 +700,17 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t,
   // A small M (one M block, no multicast): A's TMA box cut to its rows,
   // rounded up to 8, so that a stage does not receive block M rows
   // zero-filled past M. On the H200 (bench/ab_kernel_ir.py, each variant
-  // checked; bench/results/2026-12-04-a87e4f8-ab-a-box-rows.log) 1.3-2x
-  // faster at M = 2-32 with K >= 7168 (8x4096x7168 25.5 -> 15.4 us,
-  // 32x7168x16384 48.1 -> 36.9, 2x1104x14848 35.1 -> 18.0), within 1% on
-  // shapes with short K or many tiles; never slower. What ran there was
-  // the bf16 GEMM with 128x128 B scales at block M 64 (one consumer, or two
-  // splitting K): block M 128 and 256 (two consumers with rows of their
-  // own) and the weight-gradient form (f32 D, 1x128 B scales) lower and
-  // assemble with a_box_rows but have not run on the GPU with it, so the
-  // selection does not choose it there.
+  // checked): at block M 64 1.3-2x faster at M = 2-32 with K >= 7168
+  // (8x4096x7168 25.5 -> 15.4 us, 32x7168x16384 48.1 -> 36.9, 2x1104x14848
+  // 35.1 -> 18.0), within 1% on shapes with short K or many tiles
+  // (bench/results/2026-12-04-a87e4f8-ab-a-box-rows.log); at block M 128
+  // (two consumers, M 65-120) 81x25552x14208 469.7 -> 545.7 TFLOPS and
+  // M = 102, 116, 120 within +1% (bench/results/2026-12-05-9f39a9c-ab-a-
+  // box-rows-128.log). Never slower. Not taken at block M 256 nor for the
+  // weight-gradient form (f32 D, 1x128 B scales): those lower and assemble
+  // with a_box_rows but have not run on the GPU with it.
   if (o.exactM && p.kind == GemmKind::Normal && p.out == OutType::BF16 &&
-      p.bScale == BScaleGranularity::Block128x128 && config.blockM == 64 &&
+      p.bScale == BScaleGranularity::Block128x128 && config.blockM <= 128 &&
       config.clusterSize == 1 && roundUp(p.m, 8) < config.blockM)
     config.aBoxRows = roundUp(p.m, 8);
 

@@ -91,6 +91,43 @@ class Gpu(unittest.TestCase):
                     self.assertNotIn("a_box_rows", text)
                 _, _, chk = self.run_checked(m, n, k, seed=300 + i)
                 self.assertTrue(chk["ok"] and chk["guard_ok"], chk)
+        # Block M 128 (two consumers, M 65-120): the same rule; 121 and 128
+        # rows round up to the whole block.
+        n, k = 13312, 1024
+        for i, m in enumerate((65, 81, 120, 121, 128)):
+            with self.subTest(m=m):
+                text = dgemm.config(m, n, k)
+                self.assertIn("block_m = 128", text)
+                if m <= 120:
+                    self.assertIn("a_box_rows = %d" % (-(-m // 8) * 8), text)
+                else:
+                    self.assertNotIn("a_box_rows", text)
+                _, _, chk = self.run_checked(m, n, k, seed=320 + i)
+                self.assertTrue(chk["ok"] and chk["guard_ok"], chk)
+
+    def test_launches_write_the_same_bits(self):
+        # No split-K, no atomics: every launch of a kernel writes the same
+        # output. Block M 128 with two consumers that store their own rows,
+        # on 8 SMs (22 tiles per CTA), where each tile's B scales are copied
+        # while the other warpgroup may still be on the previous tile (the
+        # barrier of docs/kernel.md "Structure"), and the 128x192 shape of
+        # the reference set.
+        try:
+            for sms, (m, n, k) in ((8, (2048, 2112, 1024)), (0, (4096, 2112, 7168))):
+                with self.subTest(m=m, n=n, k=k, sms=sms):
+                    dgemm.set_num_sms(sms)
+                    self.assertIn("block_m = 128", dgemm.config(m, n, k))
+                    inp, first, chk = self.run_checked(m, n, k, seed=340)
+                    self.assertTrue(chk["ok"], chk)
+                    first = first.clone()
+                    for _ in range(4):
+                        d = torch.full_like(first, float("nan"))
+                        dgemm.gemm_fp8_fp8_bf16_nt((inp["a"], inp["sfa_tma"]),
+                                                   (inp["b"], inp["sfb"]), d)
+                        torch.cuda.synchronize()
+                        self.assertTrue(torch.equal(d.view(torch.int16), first.view(torch.int16)))
+        finally:
+            dgemm.set_num_sms(0)
 
     def test_scale_layouts_give_identical_results(self):
         m, n, k = 130, 264, 512

@@ -138,6 +138,32 @@ func.func @gemm_m5_a_box_rows(%a: memref<5x7168xf8E4M3FN>, %sa: memref<5x56xf32,
 
 // -----
 
+// The same at block M 128 (two consumers): 81 rows take a box of 88; 121
+// rows round up to a whole block, so the box stays whole.
+// CHECK-LABEL: func.func @gemm_m81_bm128_a_box_rows
+// CHECK: block_m = 128, {{.*}}, a_box_rows = 88>
+func.func @gemm_m81_bm128_a_box_rows(%a: memref<81x1024xf8E4M3FN>, %sa: memref<81x8xf32, strided<[1, 84]>>,
+    %b: memref<13312x1024xf8E4M3FN>, %sb: memref<104x8xf32>, %d: memref<81x13312xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<81x1024xf8E4M3FN>, memref<81x8xf32, strided<[1, 84]>>,
+      memref<13312x1024xf8E4M3FN>, memref<104x8xf32>) outs(%d : memref<81x13312xbf16>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @gemm_m121_bm128_whole_box
+// CHECK: block_m = 128,
+// CHECK-NOT: a_box_rows
+// CHECK: return
+func.func @gemm_m121_bm128_whole_box(%a: memref<121x1024xf8E4M3FN>, %sa: memref<121x8xf32, strided<[1, 124]>>,
+    %b: memref<13312x1024xf8E4M3FN>, %sb: memref<104x8xf32>, %d: memref<121x13312xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<121x1024xf8E4M3FN>, memref<121x8xf32, strided<[1, 124]>>,
+      memref<13312x1024xf8E4M3FN>, memref<104x8xf32>) outs(%d : memref<121x13312xbf16>)
+  return
+}
+
+// -----
+
 // A dynamic M with a small hint: the box stays whole (the hint is not the
 // row count of every call).
 // CHECK-LABEL: func.func @gemm_dynamic_m_hint4
