@@ -535,11 +535,19 @@ TEST(ConfigSelection, SmallMCutsABox) {
   hint.exactM = false;
   EXPECT_EQ(selectConfig(normal(4, 7168, 7168), t, hint).aBoxRows, 0);
   EXPECT_EQ(selectConfig(masked(4, 4, 7168, 7168), t).aBoxRows, 0);
-  // Not measured at block M 128 (M 65-120) nor on the weight-gradient
-  // form: not chosen there.
+  // Block M 128 (M 65-120, two consumers): cut too; 121-128 rows round
+  // up to the whole block.
   KernelConfig m81 = selectConfig(normal(81, 25552, 14208), t);
   EXPECT_EQ(m81.blockM, 128);
-  EXPECT_EQ(m81.aBoxRows, 0);
+  EXPECT_EQ(m81.aBoxRows, 88);
+  EXPECT_EQ(checkConfig(m81, normal(81, 25552, 14208), t), "");
+  for (auto [m, rows] : {std::pair<int64_t, int64_t>{65, 72}, {120, 120},
+                         {121, 0}, {128, 0}}) {
+    KernelConfig c = selectConfig(normal(m, 13312, 1024), t);
+    EXPECT_EQ(c.blockM, 128) << m;
+    EXPECT_EQ(c.aBoxRows, rows) << m;
+  }
+  // Not measured on the weight-gradient form: not chosen there.
   ProblemDesc wgrad = normal(8, 7168, 4096);
   wgrad.out = OutType::F32;
   wgrad.bScale = BScaleGranularity::Row1x128;
