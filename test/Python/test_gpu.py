@@ -76,34 +76,28 @@ class Gpu(unittest.TestCase):
                 self.assertTrue(chk["ok"] and chk["guard_ok"], chk)
 
     def test_a_box_cut_to_small_m(self):
-        # M of at most 56 (one block of 64 rows): A's TMA box holds M
-        # rounded up to 8 rows (a_box_rows; docs/config-selection.md "A's
-        # box at small M"). The boundaries: a box of exactly M rows (8, 16,
-        # 56), one of more rows than M (1, 9, 55: the box reads past A's
-        # last row, which TMA fills with zeros), and M past the cut (57, 64).
-        n, k = 2112, 1024
-        for i, m in enumerate((1, 8, 9, 16, 55, 56, 57, 64)):
-            with self.subTest(m=m):
-                text = dgemm.config(m, n, k)
-                if m <= 56:
-                    self.assertIn("a_box_rows = %d" % (-(-m // 8) * 8), text)
-                else:
-                    self.assertNotIn("a_box_rows", text)
-                _, _, chk = self.run_checked(m, n, k, seed=300 + i)
-                self.assertTrue(chk["ok"] and chk["guard_ok"], chk)
-        # Block M 128 (two consumers, M 65-120): the same rule; 121 and 128
-        # rows round up to the whole block.
-        n, k = 13312, 1024
-        for i, m in enumerate((65, 81, 120, 121, 128)):
-            with self.subTest(m=m):
-                text = dgemm.config(m, n, k)
-                self.assertIn("block_m = 128", text)
-                if m <= 120:
-                    self.assertIn("a_box_rows = %d" % (-(-m // 8) * 8), text)
-                else:
-                    self.assertNotIn("a_box_rows", text)
-                _, _, chk = self.run_checked(m, n, k, seed=320 + i)
-                self.assertTrue(chk["ok"] and chk["guard_ok"], chk)
+        # M of at most 56 (one block of 64 rows) or 65-120 (one of 128, two
+        # consumers): A's TMA box holds M rounded up to 8 rows (a_box_rows;
+        # docs/config-selection.md "A's box at small M"). The boundaries: a
+        # box of exactly M rows (8, 16, 56, 120), one of more rows than M
+        # (1, 9, 55, 65, 81: the box reads past A's last row, which TMA
+        # fills with zeros), and M past the cut (57, 64, 121, 128).
+        cases = ((64, 2112, (1, 8, 9, 16, 55, 56, 57, 64)),
+                 (128, 13312, (65, 81, 120, 121, 128)))
+        k, seed = 1024, 300
+        for block_m, n, ms in cases:
+            for m in ms:
+                seed += 1
+                with self.subTest(m=m, n=n):
+                    text = dgemm.config(m, n, k)
+                    self.assertIn("block_m = %d," % block_m, text)
+                    rows = -(-m // 8) * 8
+                    if rows < block_m:
+                        self.assertIn("a_box_rows = %d" % rows, text)
+                    else:
+                        self.assertNotIn("a_box_rows", text)
+                    _, _, chk = self.run_checked(m, n, k, seed=seed)
+                    self.assertTrue(chk["ok"] and chk["guard_ok"], chk)
 
     def test_launches_write_the_same_bits(self):
         # No split-K, no atomics: every launch of a kernel writes the same
