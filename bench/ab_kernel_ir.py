@@ -15,6 +15,9 @@ alternately (3 rounds) with the benchmark's harness.
   ... bench/ab_kernel_ir.py "--config=block_m=256,block_n=128,stages=3;block_m=256,block_n=112,stages=3" 4096,7168,16384
   ... bench/ab_kernel_ir.py --config=num_sms=132 --tail-split 4096,4096,7168  # and tail-split=on
   ... bench/ab_kernel_ir.py "--lower=l2-hint-b=evict-first;l2-hint-a=evict-last" --normal  # the pipeline's lowering vs each option set
+  ... bench/ab_kernel_ir.py --opt=/tmp/dgemm-base/dgemm/bin/dgemm-opt --rounds=7 2048,2112,1024
+      # the kernel IR of DGEMM_OPT against that of another build's dgemm-opt
+      # (another commit's bundle), both launched through DGEMM_LIB's runtime
   ... --check-only    # each variant launched once and checked, no timing (compute-sanitizer)
 """
 import re
@@ -29,10 +32,11 @@ import run_bench  # noqa: E402
 import sweep  # noqa: E402
 
 
-def lower(ir, parts, extra=""):
-    sel = subprocess.run([sweep.DGEMM_OPT, "--dgemm-select-config=multicast=false multicast-b=false max-block-m=256"],
+def lower(ir, parts, extra="", opt=None):
+    opt = opt or sweep.DGEMM_OPT
+    sel = subprocess.run([opt, "--dgemm-select-config=multicast=false multicast-b=false max-block-m=256"],
                          input=ir, capture_output=True, text=True, check=True).stdout
-    return subprocess.run([sweep.DGEMM_OPT, "--dgemm-lower-to-kernel=wgmma-parts=%d%s" % (parts, extra)],
+    return subprocess.run([opt, "--dgemm-lower-to-kernel=wgmma-parts=%d%s" % (parts, extra)],
                           input=sel, capture_output=True, text=True, check=True).stdout
 
 
@@ -86,8 +90,12 @@ def edited_config_variants(ir, edits, extra=""):
 
 
 def variants(m, n, k, parts_only=False, pingpong=False, multicast=False, handoff=False,
-             edits=None, tail_split=False, lowering=None):
+             edits=None, tail_split=False, lowering=None, other_opt=None):
     ir = ab_epilogue.run_bench_ir(m, n, k)
+    if other_opt:
+        # The same selection and lowering by two builds: what a change to
+        # the lowering costs, both kernels timed in one process.
+        return {"default": lower(ir, 1), "opt=" + other_opt: lower(ir, 1, opt=other_opt)}
     if lowering:
         # The pipeline's lowering (wgmma-parts=1, its default) against each
         # ';'-separated set of dgemm-lower-to-kernel options.
@@ -125,6 +133,8 @@ def main(argv):
     edits = next((a.split("=", 1)[1] for a in argv if a.startswith("--config=")), None)
     tail_split = "--tail-split" in argv
     lowering = next((a.split("=", 1)[1] for a in argv if a.startswith("--lower=")), None)
+    other_opt = next((a.split("=", 1)[1] for a in argv if a.startswith("--opt=")), None)
+    rounds = int(next((a.split("=", 1)[1] for a in argv if a.startswith("--rounds=")), "3"))
     check_only = "--check-only" in argv
     args = [a for a in argv if not a.startswith("--")]
     if "--normal" in argv:
@@ -132,11 +142,12 @@ def main(argv):
     for arg in args or ["4096,7168,16384"]:
         m, n, k = map(int, arg.split(","))
         v = variants(m, n, k, parts_only, pingpong, multicast, handoff, edits, tail_split,
-                     lowering)
+                     lowering, other_opt)
         if check_only:
             ab_epilogue.check_variants(torch, dgemm, m, n, k, v)
             continue
-        ab_epilogue.print_times(arg, m, n, k, ab_epilogue.time_variants(torch, dgemm, timer, m, n, k, v))
+        ab_epilogue.print_times(arg, m, n, k,
+                                ab_epilogue.time_variants(torch, dgemm, timer, m, n, k, v, rounds))
     return 0
 
 

@@ -2,8 +2,9 @@
 #===- ab_bundle_summary.py - per-case summary of a two-bundle A/B run ----===#
 """Summarises the <variant>-<round>.jsonl files that
 scripts/device-ab-bundle.sh writes: for each timed case (a record with
-dgemm.tflops), dgemm's TFLOPS per round for each variant (base, new and
-any var-<name> bundles), the ratio of each one's median to base's, and,
+dgemm.tflops, or run_bench.py's shape record with tflops at its top),
+dgemm's TFLOPS per round for each variant (base, new and any var-<name>
+bundles), the ratio of each one's median to base's, and,
 where the record also times a reference in the same process (--ref, e.g.
 wgrad_same_work), dgemm over that reference per variant, which cancels
 clock differences between processes.
@@ -18,6 +19,15 @@ import re
 import statistics
 
 from grouped_results import _geomean as geomean
+
+
+def _tflops(r):
+    """dgemm's TFLOPS in a record: run_grouped/run_wgrad nest it under
+    "dgemm", run_bench's shape records carry it at the top."""
+    nested = (r.get("dgemm") or {}).get("tflops")
+    if nested:
+        return nested
+    return r.get("tflops") if r.get("type") == "shape" else None
 
 
 def _key(r):
@@ -41,7 +51,7 @@ def load(directory):
         with open(path) as f:
             for line in f:
                 r = json.loads(line)
-                if (r.get("dgemm") or {}).get("tflops"):
+                if _tflops(r):
                     runs.setdefault(_key(r), {}).setdefault(variant, []).append(r)
     return runs
 
@@ -53,7 +63,7 @@ def summarise(runs, ref=None):
         if "base" not in by or not others:
             continue
         variants = ["base"] + sorted(others, key=lambda v: (v != "new", v))
-        t = {v: [r["dgemm"]["tflops"] for r in by[v]] for v in variants}
+        t = {v: [_tflops(r) for r in by[v]] for v in variants}
         line = " ".join(str(x) for x in key if x is not None) + " base %s" % [
             round(x) for x in t["base"]]
         for v in variants[1:]:
@@ -61,7 +71,7 @@ def summarise(runs, ref=None):
                                              statistics.median(t[v]) /
                                              statistics.median(t["base"]))
         if ref:
-            q = {v: [r["dgemm"]["tflops"] / r[ref]["tflops"] for r in by[v]
+            q = {v: [_tflops(r) / r[ref]["tflops"] for r in by[v]
                      if (r.get(ref) or {}).get("tflops")] for v in variants}
             if all(q.values()):
                 line += " vs %s:" % ref + "".join(

@@ -36,6 +36,18 @@ class Summary(unittest.TestCase):
         self.assertIn("vs wgrad_same_work: base 0.550 new 0.600 p3 0.450", lines[0])
         self.assertIn("base 0.548 new 0.598", lines[1])
 
+    def test_run_bench_records(self):
+        # run_bench.py's shape records: tflops at the top, no "dgemm" key;
+        # a failed shape (no tflops) and its meta record are not timed cases.
+        def shape(tflops):
+            return dict(type="shape", layout="normal", m=4096, n=2112, k=7168,
+                        tflops=tflops)
+        with tempfile.TemporaryDirectory() as d:
+            write(d, "base-1.jsonl", [dict(type="meta", tflops=5.0), shape(1000.0)])
+            write(d, "new-1.jsonl", [shape(1010.0), dict(type="shape", m=1, n=1, k=1)])
+            lines = S.summarise(S.load(d))
+        self.assertEqual(lines, ["4096 2112 7168 base [1000] new [1010] new/base 1.010"])
+
     def test_no_pairs(self):
         with tempfile.TemporaryDirectory() as d:
             write(d, "base-1.jsonl", [case(100.0, 200.0)])
