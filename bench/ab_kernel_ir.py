@@ -16,8 +16,9 @@ alternately (3 rounds) with the benchmark's harness.
   ... bench/ab_kernel_ir.py --config=num_sms=132 --tail-split 4096,4096,7168  # and tail-split=on
   ... bench/ab_kernel_ir.py "--lower=l2-hint-b=evict-first;l2-hint-a=evict-last" --normal  # the pipeline's lowering vs each option set
   ... bench/ab_kernel_ir.py --opt=/tmp/dgemm-base/dgemm/bin/dgemm-opt --rounds=7 2048,2112,1024
-      # the kernel IR of DGEMM_OPT against that of another build's dgemm-opt
-      # (another commit's bundle), both launched through DGEMM_LIB's runtime
+      # the kernel IR of DGEMM_OPT against that of other builds' dgemm-opt
+      # (other commits' bundles; several separated by ","), all launched
+      # through DGEMM_LIB's runtime
   ... --check-only    # each variant launched once and checked, no timing (compute-sanitizer)
 """
 import re
@@ -95,7 +96,10 @@ def variants(m, n, k, parts_only=False, pingpong=False, multicast=False, handoff
     if other_opt:
         # The same selection and lowering by two builds: what a change to
         # the lowering costs, both kernels timed in one process.
-        return {"default": lower(ir, 1), "opt=" + other_opt: lower(ir, 1, opt=other_opt)}
+        out = {"default": lower(ir, 1)}
+        for opt in other_opt.split(","):
+            out["opt=" + opt] = lower(ir, 1, opt=opt)
+        return out
     if lowering:
         # The pipeline's lowering (wgmma-parts=1, its default) against each
         # ';'-separated set of dgemm-lower-to-kernel options.

@@ -2,7 +2,8 @@
 #===- ab_bundle_summary.py - per-case summary of a two-bundle A/B run ----===#
 """Summarises the <variant>-<round>.jsonl files that
 scripts/device-ab-bundle.sh writes: for each timed case (a record with
-dgemm.tflops, or run_bench.py's shape record with tflops at its top),
+dgemm.tflops, or run_bench.py's and run_grouped.py's records with tflops
+at their top),
 dgemm's TFLOPS per round for each variant (base, new and any var-<name>
 bundles), the ratio of each one's median to base's, and,
 where the record also times a reference in the same process (--ref, e.g.
@@ -10,6 +11,7 @@ wgrad_same_work), dgemm over that reference per variant, which cancels
 clock differences between processes.
 
   python3 scripts/ab_bundle_summary.py DIR [--ref wgrad_same_work]
+  python3 scripts/ab_bundle_summary.py DIR --ref peers.normal_same_work
 """
 import argparse
 import glob
@@ -22,16 +24,25 @@ from grouped_results import _geomean as geomean
 
 
 def _tflops(r):
-    """dgemm's TFLOPS in a record: run_grouped/run_wgrad nest it under
-    "dgemm", run_bench's shape records carry it at the top."""
+    """dgemm's TFLOPS in a record: run_wgrad's k-grouped records nest it
+    under "dgemm", run_bench's and run_grouped's carry it at the top."""
     nested = (r.get("dgemm") or {}).get("tflops")
     if nested:
         return nested
-    return r.get("tflops") if r.get("type") == "shape" else None
+    return r.get("tflops") if r.get("type") in ("shape", "grouped") else None
+
+
+def _ref_tflops(r, ref):
+    """The reference's TFLOPS: ref names a key of the record or, dotted, a
+    nested one ("peers.normal_same_work")."""
+    for part in ref.split("."):
+        r = (r or {}).get(part)
+    return (r or {}).get("tflops")
 
 
 def _key(r):
-    return (r.get("kind"), r.get("m"), r.get("n"), r.get("k"), r.get("groups"))
+    return (r.get("layout"), r.get("kind"), r.get("m"), r.get("n"), r.get("k"),
+            r.get("groups"))
 
 
 def run_files(directory):
@@ -71,8 +82,8 @@ def summarise(runs, ref=None):
                                              statistics.median(t[v]) /
                                              statistics.median(t["base"]))
         if ref:
-            q = {v: [_tflops(r) / r[ref]["tflops"] for r in by[v]
-                     if (r.get(ref) or {}).get("tflops")] for v in variants}
+            q = {v: [_tflops(r) / _ref_tflops(r, ref) for r in by[v]
+                     if _ref_tflops(r, ref)] for v in variants}
             if all(q.values()):
                 line += " vs %s:" % ref + "".join(
                     " %s %.3f" % (v, statistics.median(q[v])) for v in variants)

@@ -46,7 +46,26 @@ class Summary(unittest.TestCase):
             write(d, "base-1.jsonl", [dict(type="meta", tflops=5.0), shape(1000.0)])
             write(d, "new-1.jsonl", [shape(1010.0), dict(type="shape", m=1, n=1, k=1)])
             lines = S.summarise(S.load(d))
-        self.assertEqual(lines, ["4096 2112 7168 base [1000] new [1010] new/base 1.010"])
+        self.assertEqual(lines, ["normal 4096 2112 7168 base [1000] new [1010] new/base 1.010"])
+
+    def test_grouped_records(self):
+        # run_grouped.py: equal and drawn sizes of one shape are two cases;
+        # the same-work normal GEMM is a dotted reference.
+        def grouped(kind, tflops, normal):
+            return dict(type="grouped", layout="masked", kind=kind, groups=4, m=256,
+                        n=7168, k=2048, tflops=tflops,
+                        peers=dict(normal_same_work=dict(tflops=normal)))
+        with tempfile.TemporaryDirectory() as d:
+            write(d, "base-1.jsonl", [grouped("equal", 800.0, 1000.0),
+                                      grouped("drawn", 700.0, 1000.0)])
+            write(d, "new-1.jsonl", [grouped("equal", 880.0, 1000.0),
+                                     grouped("drawn", 770.0, 1100.0)])
+            lines = S.summarise(S.load(d), "peers.normal_same_work")
+        self.assertEqual(lines[:2], [
+            "masked equal 256 7168 2048 4 base [800] new [880] new/base 1.100"
+            " vs peers.normal_same_work: base 0.800 new 0.880",
+            "masked drawn 256 7168 2048 4 base [700] new [770] new/base 1.100"
+            " vs peers.normal_same_work: base 0.700 new 0.700"])
 
     def test_no_pairs(self):
         with tempfile.TemporaryDirectory() as d:
