@@ -119,6 +119,17 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "except at block M 256 with row-major staging (block N not a "
            "multiple of 64), where "
            "ptxas spills with it">,
+    Option<"bScalePrefetch", "b-scale-prefetch", "std::string",
+           /*default=*/"\"auto\"",
+           "'on': where the normal layout's tiles have one row wave, no "
+           "cluster, no split tail and no ping-pong, the consumers load the "
+           "next tile's B scales into registers before the K loop and store "
+           "them after it into a second buffer, so that no tile waits for "
+           "its scales' global load and the consumers meet once per tile "
+           "instead of twice (where the second buffer fits the target's "
+           "shared memory); 'off': each tile copies its own scales at its "
+           "start; 'auto' (the default): on for two consumer warpgroups and "
+           "at most 4 K blocks">,
     Option<"epilogueSync", "epilogue-sync", "std::string",
            /*default=*/"\"auto\"",
            "'warpgroup': each consumer warpgroup stages its own rows of the "

@@ -62,7 +62,8 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
         l.grouped() && !l.perRowB
             ? k.elementAt(sfb, group, 4 * l.nScaleBlocks * l.kBlocks)
             : sfb;
-    if (l.masked() || (l.epilogueWarpgroup && !l.perRowB)) {
+    if (!l.bScalePrefetch &&
+        (l.masked() || (l.epilogueWarpgroup && !l.perRowB))) {
       // No epilogue barrier over all consumers (the masked register
       // store, or each warpgroup's own barrier 7 + w): meet here, so that
       // every warpgroup is done with the previous tile's B scales before
@@ -92,12 +93,57 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
                                  k.sub(k.c32(128), k.remu(n0, k.c32(128)))),
                           k.c32(8));
     bool threeBlocks = !l.perRowB && l.bScaleRows == 3;
-    if (!l.perRowB)
-      copyBScales(sfbGroup, {nb0, nb1, nb2});
     // The tile's B-scale rows in shared memory (K/128 floats each).
-    SmallVector<Value, 3> sfbRows = {
-        k.byteAt(smem, l.sfbOff), k.byteAt(smem, l.sfbOff + 4 * l.kBlocks),
-        k.byteAt(smem, l.sfbOff + 8 * l.kBlocks)};
+    Value sfbTile = k.byteAt(smem, l.sfbOff);
+    // b-scale-prefetch: the next tile's scales, loaded now, stored after
+    // the K loop into the other buffer.
+    SmallVector<Value> nextScales;
+    Value nextSfb;
+    if (l.bScalePrefetch) {
+      // The CTA's i-th tile (every tile has kBlocks K blocks here) uses
+      // buffer i % 2.
+      Value iter = k.divu(it, k.c32(l.kBlocks));
+      Value odd = k.andi(iter, k.c32(1));
+      Value buffers = k.byteAt(smem, l.sfbOff);
+      sfbTile = k.byteAt(buffers, k.mul(odd, k.c32(l.sfbBufferBytes)));
+      nextSfb = k.byteAt(
+          buffers, k.mul(k.xori(odd, k.c32(1)), k.c32(l.sfbBufferBytes)));
+      // The first tile copies its own.
+      auto first = scf::IfOp::create(b, loc, k.eq(iter, k.c32(0)), false);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(first.thenBlock());
+        storeBScales(loadBScales(sfb, {nb0, nb1, nb2}), sfbTile);
+      }
+      // One meeting per tile: this tile's scales are in its buffer (stored
+      // by every consumer after the last tile's K loop, or just above),
+      // and every consumer is done with the other buffer (the last tile's),
+      // which the stores after this tile's K loop overwrite.
+      NVVM::BarrierOp::create(b, loc, Type(), k.c32(2),
+                              k.c32(128 * l.consumers), nullptr, Value());
+      // The next tile's B-scale blocks (past the last tile: clamped, loaded
+      // and never read).
+      Value tNext =
+          k.add(firstTile, k.mul(k.add(iter, k.c32(1)), tileStep));
+      auto sched = ScheduleTileOp::create(
+          b, loc, k.i32, k.i32, tNext, numMUnits,
+          b.getI32IntegerAttr(l.nBlocks),
+          b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup, 1)));
+      Value nbNext =
+          k.minu(k.divu(k.mul(sched.getNBlock(), k.c32(l.blockN)),
+                        k.c32(128)),
+                 k.c32(l.nScaleBlocks - 1));
+      nextScales = loadBScales(
+          sfb,
+          {nbNext,
+           k.minu(k.add(nbNext, k.c32(1)), k.c32(l.nScaleBlocks - 1)),
+           k.minu(k.add(nbNext, k.c32(2)), k.c32(l.nScaleBlocks - 1))});
+    } else if (!l.perRowB) {
+      copyBScales(sfbGroup, {nb0, nb1, nb2});
+    }
+    SmallVector<Value, 3> sfbRows = {sfbTile,
+                                     k.byteAt(sfbTile, 4 * l.kBlocks),
+                                     k.byteAt(sfbTile, 8 * l.kBlocks)};
     Value zero = LLVM::ZeroOp::create(b, loc, fragment);
 
     // K split: K block kb is ring entry it + kb; warpgroup w takes the
@@ -257,6 +303,8 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
       totals.assign(kLoop.getResults().begin() + 1, kLoop.getResults().end());
       ringNext = kLoop.getResult(0);
     }
+    if (l.bScalePrefetch)
+      storeBScales(nextScales, nextSfb);
     std::optional<OpBuilder::InsertionGuard> storeGuard;
     if (l.kSplit) {
       // Warpgroup 1's sums join warpgroup 0's, which stores the tile.
@@ -600,6 +648,37 @@ void GemmKernelBuilder::releaseStage(Value s, Value lane) {
   // thread's writes cluster-wide on every K block.
   Value remote = NVVM::MapaOp::create(b, loc, k.ptr7, emptyBarrier(s), lane);
   NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(), nullptr);
+}
+
+SmallVector<Value> GemmKernelBuilder::loadBScales(Value sfb, ArrayRef<Value> nbs) {
+  const int64_t threads = 128 * l.consumers;
+  const int64_t count = l.bScaleRows * l.kBlocks;
+  SmallVector<Value> values;
+  for (int64_t j = 0; j * threads < count; ++j) {
+    // Element i of the rows (row i / kBlocks, K block i % kBlocks); a
+    // thread past the end loads the last one and stores nothing.
+    Value i = k.minu(k.add(tid, k.c32(j * threads)), k.c32(count - 1));
+    Value row = k.divu(i, k.c32(l.kBlocks));
+    Value kb = k.remu(i, k.c32(l.kBlocks));
+    Value nb = nbs[l.bScaleRows - 1];
+    for (int64_t r = l.bScaleRows - 2; r >= 0; --r)
+      nb = arith::SelectOp::create(b, loc, k.eq(row, k.c32(r)), nbs[r], nb);
+    values.push_back(k.loadF32(k.elementAt(
+        sfb, k.add(k.mul(nb, k.c32(l.kBlocks)), kb), 4)));
+  }
+  return values;
+}
+
+void GemmKernelBuilder::storeBScales(ArrayRef<Value> values, Value dst) {
+  const int64_t threads = 128 * l.consumers;
+  const int64_t count = l.bScaleRows * l.kBlocks;
+  for (auto [j, v] : llvm::enumerate(values)) {
+    Value i = k.add(tid, k.c32(static_cast<int64_t>(j) * threads));
+    auto inside = scf::IfOp::create(b, loc, k.ult(i, k.c32(count)), false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(inside.thenBlock());
+    LLVM::StoreOp::create(b, loc, v, k.elementAt(dst, i, 4));
+  }
 }
 
 void GemmKernelBuilder::copyBScales(Value sfb, ArrayRef<Value> nbs) {

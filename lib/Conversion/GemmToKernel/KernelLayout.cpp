@@ -86,12 +86,20 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c,
   l.sfaOff = alignTo(l.bOff + c.stages * l.bStageBytes, 128);
   l.sfbOff = alignTo(l.sfaOff + c.stages * l.sfaStageBytes, 128);
   l.bScaleRows = l.perRowB ? 0 : ::dgemm::bScaleBlocksSpanned(c.blockN);
+  l.sfbBufferBytes = l.perRowB ? 0 : 4 * l.bScaleRows * l.kBlocks;
   int64_t sfbBytes =
-      l.perRowB ? c.stages * l.sfbStageBytes : 4 * l.bScaleRows * l.kBlocks;
+      l.perRowB ? c.stages * l.sfbStageBytes : l.sfbBufferBytes;
   l.barOff = alignTo(l.sfbOff + sfbBytes, 8);
   l.countOff = l.barOff + 16 * c.stages;
   l.smemBytes = l.countOff + (l.groupsInSmem() ? 4 * l.groups : 0);
   return l;
+}
+
+void KernelLayout::doubleBScaleBuffer() {
+  int64_t moved = alignTo(sfbOff + 2 * sfbBufferBytes, 8) - barOff;
+  barOff += moved;
+  countOff += moved;
+  smemBytes += moved;
 }
 
 void KernelLayout::splitRegisters() {

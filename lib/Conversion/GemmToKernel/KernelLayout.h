@@ -8,7 +8,8 @@
 //   bOff     B stages            S * BN*128
 //   sfaOff   A-scale stages      S * BM*4     (128-aligned TMA destinations)
 //   sfbOff   the tile's B scales 2 * K/128 * 4 (rows nb0 and nb1, per tile;
-//                                128x128 recipe), or B-scale stages
+//                                128x128 recipe; two such buffers with
+//                                b-scale-prefetch), or B-scale stages
 //                                S * roundUp(BN*4, 128) (1x128 recipe)
 //   barOff   full[S], empty[S]   16*S         (8-byte mbarriers)
 //   countOff masked_m copy       4*G          (masked layout, or the
@@ -150,6 +151,17 @@ struct KernelLayout {
   /// 128x128 recipe: the B-scale rows the kernel copies per tile, one per
   /// 128-wide block its columns span (2 or 3).
   int64_t bScaleRows = 2;
+  /// 128x128 recipe: bytes of one buffer of the tile's B-scale rows.
+  int64_t sfbBufferBytes = 0;
+  /// The consumers load the next tile's B scales before the K loop and
+  /// store them after it into the other of two buffers at sfbOff
+  /// (dgemm-lower-to-kernel{b-scale-prefetch}); bScalePrefetchOverride:
+  /// turned off against auto.
+  bool bScalePrefetch = false;
+  bool bScalePrefetchOverride = false;
+  /// Makes room for the second B-scale buffer (moves the barriers and what
+  /// follows them).
+  void doubleBScaleBuffer();
   /// With pingpong: the turn passes when the warpgroup's wgmmas complete
   /// (consumer-order=handoff) instead of when they are issued.
   bool handoff = false;

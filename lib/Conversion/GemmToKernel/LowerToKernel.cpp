@@ -131,6 +131,7 @@ static std::string kernelName(const KernelLayout &l) {
          (l.costWalk ? "_wc" : "") + (l.uniformWarpgroupOverride ? (l.uniformWarpgroup ? "_uw" : "_nuw") : "") +
          (l.stageUnrollOverride ? (l.stageUnrolled ? "_su" : "_nsu") : "") +
          (l.epilogueSyncOverride ? (l.epilogueWarpgroup ? "_ew" : "_et") : "") +
+         (l.bScalePrefetchOverride ? (l.bScalePrefetch ? "_bp" : "_nbp") : "") +
          (l.pinOverride ? (l.pinDescriptorsB  ? "_pin"
                            : l.pinDescriptors ? "_pina"
                                               : "_npin")
@@ -358,6 +359,27 @@ struct LowerToKernelPass
     layout.maskedStoreOverride =
         layout.masked() && layout.n % 8 == 0 &&
         layout.maskedStaged != autoStaged;
+    // The next tile's B scales loaded before the K loop (the copy's global
+    // load off the tile's path, one barrier per tile instead of two):
+    // where the tile walk is the plain persistent loop (the next tile is
+    // t + step) and the tile has one row wave (the 232-register 256-row
+    // kernels keep the copy). Auto: two consumer warpgroups and at most 4
+    // K blocks, where a tile is short enough for the load's latency to
+    // count. Measured (H100, one process, 5 rounds, against off:
+    // bench/results/2026-12-05-91160c5+b-scale-prefetch-h100.log):
+    // 4096x32768x512 912 -> 941 TFLOPS, 128x32768x512 278 -> 281; with
+    // more K blocks or one consumer -1.0..+0.7% (2048x2112x1024 -1.0%,
+    // 4096x24576x1536 -0.4%, 4096x2112x7168 +0.7%, 64-row tiles -0.6..
+    // -0.9%). Whether the second buffer fits is decided by the caller.
+    bool prefetchable = !layout.perRowB && !layout.grouped() &&
+                        layout.rowWaves == 1 && layout.mcast == 1 &&
+                        !layout.tailSplit && !layout.pingpong;
+    bool autoPrefetch =
+        prefetchable && layout.consumers == 2 && layout.kBlocks <= 4;
+    layout.bScalePrefetch =
+        prefetchable && (bScalePrefetch == "on" ||
+                         (bScalePrefetch == "auto" && autoPrefetch));
+    layout.bScalePrefetchOverride = layout.bScalePrefetch != autoPrefetch;
     layout.l2HintB = l2HintB == "auto"
                          ? std::string(config.streamB ? "evict_first" : "")
                          : hint(l2HintB);
@@ -383,6 +405,7 @@ struct LowerToKernelPass
           notOneOf("masked-partial-store", maskedPartialStore,
                    {"auto", "staged", "direct"}),
           notOneOf("masked-walk", maskedWalk, {"groups", "cost"}),
+          notOneOf("b-scale-prefetch", bScalePrefetch, {"auto", "on", "off"}),
           notOneOf("epilogue-sync", epilogueSync,
                    {"auto", "tile", "warpgroup"}),
           notOneOf("uniform-warpgroup", uniformWarpgroup,
@@ -451,6 +474,15 @@ struct LowerToKernelPass
       if (config.hasAlt())
         alt = layoutFor(config.alt(), /*secondShape=*/true, p, accumulate);
       int64_t smemLimit = gemm.getEffectiveTarget().getSmem();
+      if (layout.bScalePrefetch) {
+        // The second B-scale buffer, where it fits.
+        KernelLayout doubled = layout;
+        doubled.doubleBScaleBuffer();
+        if (kernelSmemBytes(doubled, nullptr) <= smemLimit)
+          layout = doubled;
+        else
+          layout.bScalePrefetch = false;
+      }
       int64_t smemBytes = kernelSmemBytes(layout, alt ? &*alt : nullptr);
       if (smemBytes > smemLimit) {
         op->emitOpError() << "cannot be lowered: the kernel needs "

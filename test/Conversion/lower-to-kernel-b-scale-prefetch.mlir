@@ -1,0 +1,66 @@
+// b-scale-prefetch (auto: two consumer warpgroups, at most 4 K blocks):
+// the consumers' first tile copies its own B-scale rows, every tile meets
+// once at named barrier 2 (no barrier 1 before it), loads the next tile's
+// scales (tile t + step, through the same schedule_tile) before the K loop
+// and stores them into the other buffer after it, before the epilogue.
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=b-scale-prefetch=off | FileCheck %s --check-prefix=OFF
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=b-scale-prefetch=on | FileCheck %s --check-prefix=ON
+// RUN: not dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=b-scale-prefetch=yes 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: b-scale-prefetch must be auto, on or off, got 'yes'
+
+// Two buffers of 2 x 4 floats: 32 bytes more shared memory than one.
+// CHECK-LABEL: llvm.func @dgemm_gemm_n32768_k512_bm128_bn192_s4_g16_c128(
+// CHECK-SAME: dynamic_smem = 215168 : i64
+// CHECK: nvvm.setmaxregister increase 232
+// CHECK: %[[T:.+]] = scf.for %[[TILE:.+]] = %[[FIRST:.+]] to %{{.+}} step %[[STEP:[^ ]+]] iter_args(%[[IT:.+]] = %{{.+}})
+// CHECK: dgemm.schedule_tile %[[TILE]]
+// CHECK-NOT: nvvm.barrier id
+// CHECK: %[[ITER:.+]] = arith.divui %[[IT]], %c4_i32
+// CHECK: %[[ODD:.+]] = arith.andi %[[ITER]], %c1_i32
+// CHECK: %[[ISFIRST:.+]] = arith.cmpi eq, %[[ITER]], %c0_i32
+// CHECK: scf.if %[[ISFIRST]] {
+// CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> f32
+// CHECK: llvm.store %{{.+}}, %{{.+}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier id = %c2_i32{{.*}} number_of_threads = %c256_i32
+// CHECK: %[[NEXT1:.+]] = arith.addi %[[ITER]], %c1_i32
+// CHECK: %[[NEXTSTEP:.+]] = arith.muli %[[NEXT1]], %[[STEP]]
+// CHECK: %[[NEXT:.+]] = arith.addi %[[FIRST]], %[[NEXTSTEP]]
+// CHECK: dgemm.schedule_tile %[[NEXT]]
+// CHECK: %[[V:.+]] = llvm.load %{{.+}} : !llvm.ptr<1> -> f32
+// CHECK-NOT: nvvm.barrier id
+// CHECK: scf.for
+// CHECK: dgemm.wgmma_tile
+// CHECK: scf.if
+// CHECK: llvm.store %[[V]], %{{.+}} : f32, !llvm.ptr<3>
+// CHECK: dgemm.epilogue_store
+// OFF-LABEL: llvm.func @dgemm_gemm_n32768_k512_bm128_bn192_s4_g16_c128_nbp(
+// OFF-SAME: dynamic_smem = 215136 : i64
+// OFF: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
+// OFF: nvvm.barrier id = %c2_i32
+func.func @gemm_k512(%a: memref<?x512xf8E4M3FN>, %sa: memref<?x4xf32, strided<[1, ?]>>,
+    %b: memref<32768x512xf8E4M3FN>, %sb: memref<256x4xf32>, %d: memref<?x32768xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x512xf8E4M3FN>, memref<?x4xf32, strided<[1, ?]>>,
+      memref<32768x512xf8E4M3FN>, memref<256x4xf32>) outs(%d : memref<?x32768xbf16>)
+      {config = #dgemm.config<block_m = 128, block_n = 192, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 128>}
+  return
+}
+
+// -----
+
+// More K blocks: auto keeps the per-tile copy; 'on' takes the prefetch.
+// CHECK-LABEL: llvm.func @dgemm_gemm_n2112_k1024_bm128_bn192_s4_g16_c22(
+// CHECK: nvvm.setmaxregister increase 232
+// CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
+// ON-LABEL: llvm.func @dgemm_gemm_n2112_k1024_bm128_bn192_s4_g16_c22_bp(
+// ON: nvvm.setmaxregister increase 232
+// ON-NOT: nvvm.barrier id = %c1_i32
+// ON: dgemm.schedule_tile
+// ON: nvvm.barrier id = %c2_i32
+func.func @gemm_k1024(%a: memref<?x1024xf8E4M3FN>, %sa: memref<?x8xf32, strided<[1, ?]>>,
+    %b: memref<2112x1024xf8E4M3FN>, %sb: memref<17x8xf32>, %d: memref<?x2112xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x1024xf8E4M3FN>, memref<?x8xf32, strided<[1, ?]>>,
+      memref<2112x1024xf8E4M3FN>, memref<17x8xf32>) outs(%d : memref<?x2112xbf16>)
+      {config = #dgemm.config<block_m = 128, block_n = 192, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 22>}
+  return
+}
