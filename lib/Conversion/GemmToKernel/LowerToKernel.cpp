@@ -478,10 +478,14 @@ struct LowerToKernelPass
         // The second B-scale buffer, where it fits.
         KernelLayout doubled = layout;
         doubled.doubleBScaleBuffer();
-        if (kernelSmemBytes(doubled, nullptr) <= smemLimit)
+        if (kernelSmemBytes(doubled, nullptr) <= smemLimit) {
           layout = doubled;
-        else
+        } else {
+          // Auto would not take it either: the kernel (and its name) is
+          // auto's.
           layout.bScalePrefetch = false;
+          layout.bScalePrefetchOverride = false;
+        }
       }
       int64_t smemBytes = kernelSmemBytes(layout, alt ? &*alt : nullptr);
       if (smemBytes > smemLimit) {
