@@ -42,10 +42,12 @@ def FLOPS(m, n, k):
     return 2.0 * m * n * k
 
 
-def time_variants(torch, dgemm, timer, m, n, k, variants, rounds=3):
+def time_variants(torch, dgemm, timer, m, n, k, variants, rounds=3, unchecked=()):
     """{name: [us per round]} of kernel-IR variants (name -> text) of one
     GEMM, on one set of random inputs, each checked against the float
-    reference, timed alternately so that drift hits all alike."""
+    reference, timed alternately so that drift hits all alike. Variants
+    named in ``unchecked`` (diagnostic edits that may race) only print
+    their calc_diff."""
     inp = run_bench.make_inputs(torch, dgemm, m, n, k, seed=1)
     ref, _ = run_bench.reference(torch, dgemm, inp)
     d = torch.empty((m, n), dtype=torch.bfloat16, device="cuda")
@@ -55,7 +57,11 @@ def time_variants(torch, dgemm, timer, m, n, k, variants, rounds=3):
         for name, text in variants.items():
             d.fill_(float("nan"))
             dgemm.launch_kernel_ir(text, lhs, rhs, d)
-            assert dgemm.calc_diff(d.float(), ref) < 1e-3, name
+            diff = dgemm.calc_diff(d.float(), ref)
+            if name in unchecked:
+                print("%d,%d,%d %s (unchecked) calc_diff %.2g" % (m, n, k, name, diff), flush=True)
+            else:
+                assert diff < 1e-3, name
             times[name].append(timer.time(lambda: dgemm.launch_kernel_ir(text, lhs, rhs, d))["us"])
     return times
 

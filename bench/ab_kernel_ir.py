@@ -20,6 +20,12 @@ alternately (3 rounds) with the benchmark's harness.
       # (other commits' bundles; several separated by ","), all launched
       # through DGEMM_LIB's runtime
   ... --check-only    # each variant launched once and checked, no timing (compute-sanitizer)
+  ... "--ir-sub=REGEX=>REPLACEMENT" 4096,32768,512
+      # and each variant with its kernel IR edited by a regex (repeatable:
+      # one more variant per edit and variant, "<variant>+sub<i>"; an edit
+      # that matches nothing adds nothing); --unchecked-subs: those edits
+      # may race (a barrier removed, to time what it costs), so their
+      # outputs are not held to the check, only their calc_diff printed
 """
 import re
 import subprocess
@@ -140,6 +146,10 @@ def main(argv):
     other_opt = next((a.split("=", 1)[1] for a in argv if a.startswith("--opt=")), None)
     rounds = int(next((a.split("=", 1)[1] for a in argv if a.startswith("--rounds=")), "3"))
     check_only = "--check-only" in argv
+    subs = [a.split("=", 1)[1].split("=>", 1) for a in argv if a.startswith("--ir-sub=")]
+    if any(len(sub) != 2 for sub in subs):
+        raise SystemExit("ab_kernel_ir: --ir-sub takes REGEX=>REPLACEMENT")
+    unchecked_subs = "--unchecked-subs" in argv
     args = [a for a in argv if not a.startswith("--")]
     if "--normal" in argv:
         args += ["%d,%d,%d" % (s["m"], s["n"], s["k"]) for s in run_bench.read_shapes()]
@@ -147,11 +157,24 @@ def main(argv):
         m, n, k = map(int, arg.split(","))
         v = variants(m, n, k, parts_only, pingpong, multicast, handoff, edits, tail_split,
                      lowering, other_opt)
+        unchecked = set()
+        for i, (pattern, repl) in enumerate(subs, 1):
+            for name, text in list(v.items()):
+                if "+sub" in name:
+                    continue
+                edited, count = re.subn(pattern, repl, text)
+                if not count:
+                    print("%s: --ir-sub %d matches nothing in %s" % (arg, i, name), flush=True)
+                    continue
+                v["%s+sub%d" % (name, i)] = edited
+                if unchecked_subs:
+                    unchecked.add("%s+sub%d" % (name, i))
         if check_only:
             ab_epilogue.check_variants(torch, dgemm, m, n, k, v)
             continue
         ab_epilogue.print_times(arg, m, n, k,
-                                ab_epilogue.time_variants(torch, dgemm, timer, m, n, k, v, rounds))
+                                ab_epilogue.time_variants(torch, dgemm, timer, m, n, k, v, rounds,
+                                                          unchecked))
     return 0
 
 
