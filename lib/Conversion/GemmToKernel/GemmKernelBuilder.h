@@ -272,11 +272,12 @@ private:
   /// floats each) from global to shared memory, then meet at named barrier 2. The
   /// previous tile's promotions are over: its epilogue ended with a barrier.
   void copyBScales(Value sfb, ArrayRef<Value> nbs);
-  /// b-scale-prefetch: each consumer thread's elements of the B-scale rows
-  /// nbs[0..bScaleRows) (elements tid, tid + 128 * consumers, ...), loaded
-  /// into registers; storeBScales writes them into a buffer at dst.
-  SmallVector<Value> loadBScales(Value sfb, ArrayRef<Value> nbs);
-  void storeBScales(ArrayRef<Value> values, Value dst);
+  /// b-scale-prefetch: a warpgroup thread's elements of the B-scale rows
+  /// nbs[0..bScaleRows) (elements thread, thread + 128, ...; `thread` its
+  /// index in the warpgroup), loaded into registers; storeBScales writes
+  /// them into a buffer at dst (each warpgroup fills a whole buffer).
+  SmallVector<Value> loadBScales(Value sfb, ArrayRef<Value> nbs, Value thread);
+  void storeBScales(ArrayRef<Value> values, Value dst, Value thread);
 
   KernelIR k;
   OpBuilder &b;

@@ -99,12 +99,18 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
     // the K loop into the other buffer.
     SmallVector<Value> nextScales;
     Value nextSfb;
+    // b-scale-prefetch: each warpgroup has its own two buffers and its
+    // 128 threads copy every scale of the tile into them (element i at
+    // thread i % 128), so the warpgroups never wait for each other here.
+    Value wgThread;
     if (l.bScalePrefetch) {
+      wgThread = k.remu(tid, k.c32(128));
       // The CTA's i-th tile (every tile has kBlocks K blocks here) uses
-      // buffer i % 2.
+      // buffer i % 2 of its warpgroup's pair.
       Value iter = k.divu(it, k.c32(l.kBlocks));
       Value odd = k.andi(iter, k.c32(1));
-      Value buffers = k.byteAt(smem, l.sfbOff);
+      Value buffers = k.byteAt(
+          k.byteAt(smem, l.sfbOff), k.mul(wg, k.c32(2 * l.sfbBufferBytes)));
       sfbTile = k.byteAt(buffers, k.mul(odd, k.c32(l.sfbBufferBytes)));
       nextSfb = k.byteAt(
           buffers, k.mul(k.xori(odd, k.c32(1)), k.c32(l.sfbBufferBytes)));
@@ -113,14 +119,16 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
       {
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToStart(first.thenBlock());
-        storeBScales(loadBScales(sfb, {nb0, nb1, nb2}), sfbTile);
+        storeBScales(loadBScales(sfb, {nb0, nb1, nb2}, wgThread), sfbTile,
+                     wgThread);
       }
-      // One meeting per tile: this tile's scales are in its buffer (stored
-      // by every consumer after the last tile's K loop, or just above),
-      // and every consumer is done with the other buffer (the last tile's),
-      // which the stores after this tile's K loop overwrite.
-      NVVM::BarrierOp::create(b, loc, Type(), k.c32(2),
-                              k.c32(128 * l.consumers), nullptr, Value());
+      // One meeting per tile, of this warpgroup's 128 threads only (named
+      // barrier 9 + w): this tile's scales are in its buffer (stored by
+      // the warpgroup after the last tile's K loop, or just above), and
+      // every thread of it is done with the other buffer (the last
+      // tile's), which the stores after this tile's K loop overwrite.
+      NVVM::BarrierOp::create(b, loc, Type(), k.add(wg, k.c32(9)),
+                              k.c32(128), nullptr, Value());
       // The next tile's B-scale blocks (past the last tile: clamped, loaded
       // and never read).
       Value tNext =
@@ -137,7 +145,8 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
           sfb,
           {nbNext,
            k.minu(k.add(nbNext, k.c32(1)), k.c32(l.nScaleBlocks - 1)),
-           k.minu(k.add(nbNext, k.c32(2)), k.c32(l.nScaleBlocks - 1))});
+           k.minu(k.add(nbNext, k.c32(2)), k.c32(l.nScaleBlocks - 1))},
+          wgThread);
     } else if (!l.perRowB) {
       copyBScales(sfbGroup, {nb0, nb1, nb2});
     }
@@ -304,7 +313,7 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
       ringNext = kLoop.getResult(0);
     }
     if (l.bScalePrefetch)
-      storeBScales(nextScales, nextSfb);
+      storeBScales(nextScales, nextSfb, wgThread);
     std::optional<OpBuilder::InsertionGuard> storeGuard;
     if (l.kSplit) {
       // Warpgroup 1's sums join warpgroup 0's, which stores the tile.
@@ -650,14 +659,15 @@ void GemmKernelBuilder::releaseStage(Value s, Value lane) {
   NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(), nullptr);
 }
 
-SmallVector<Value> GemmKernelBuilder::loadBScales(Value sfb, ArrayRef<Value> nbs) {
-  const int64_t threads = 128 * l.consumers;
+SmallVector<Value> GemmKernelBuilder::loadBScales(Value sfb, ArrayRef<Value> nbs,
+                                                 Value thread) {
+  const int64_t threads = 128;
   const int64_t count = l.bScaleRows * l.kBlocks;
   SmallVector<Value> values;
   for (int64_t j = 0; j * threads < count; ++j) {
     // Element i of the rows (row i / kBlocks, K block i % kBlocks); a
     // thread past the end loads the last one and stores nothing.
-    Value i = k.minu(k.add(tid, k.c32(j * threads)), k.c32(count - 1));
+    Value i = k.minu(k.add(thread, k.c32(j * threads)), k.c32(count - 1));
     Value row = k.divu(i, k.c32(l.kBlocks));
     Value kb = k.remu(i, k.c32(l.kBlocks));
     Value nb = nbs[l.bScaleRows - 1];
@@ -669,11 +679,12 @@ SmallVector<Value> GemmKernelBuilder::loadBScales(Value sfb, ArrayRef<Value> nbs
   return values;
 }
 
-void GemmKernelBuilder::storeBScales(ArrayRef<Value> values, Value dst) {
-  const int64_t threads = 128 * l.consumers;
+void GemmKernelBuilder::storeBScales(ArrayRef<Value> values, Value dst,
+                                     Value thread) {
+  const int64_t threads = 128;
   const int64_t count = l.bScaleRows * l.kBlocks;
   for (auto [j, v] : llvm::enumerate(values)) {
-    Value i = k.add(tid, k.c32(static_cast<int64_t>(j) * threads));
+    Value i = k.add(thread, k.c32(static_cast<int64_t>(j) * threads));
     auto inside = scf::IfOp::create(b, loc, k.ult(i, k.c32(count)), false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(inside.thenBlock());

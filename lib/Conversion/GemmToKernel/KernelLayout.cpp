@@ -96,7 +96,8 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c,
 }
 
 void KernelLayout::doubleBScaleBuffer() {
-  int64_t moved = alignTo(sfbOff + 2 * sfbBufferBytes, 8) - barOff;
+  int64_t moved =
+      alignTo(sfbOff + 2 * consumers * sfbBufferBytes, 8) - barOff;
   barOff += moved;
   countOff += moved;
   smemBytes += moved;

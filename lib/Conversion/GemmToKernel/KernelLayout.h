@@ -8,7 +8,8 @@
 //   bOff     B stages            S * BN*128
 //   sfaOff   A-scale stages      S * BM*4     (128-aligned TMA destinations)
 //   sfbOff   the tile's B scales 2 * K/128 * 4 (rows nb0 and nb1, per tile;
-//                                128x128 recipe; two such buffers with
+//                                128x128 recipe; two such buffers per
+//                                consumer warpgroup with
 //                                b-scale-prefetch), or B-scale stages
 //                                S * roundUp(BN*4, 128) (1x128 recipe)
 //   barOff   full[S], empty[S]   16*S         (8-byte mbarriers)
@@ -154,13 +155,13 @@ struct KernelLayout {
   /// 128x128 recipe: bytes of one buffer of the tile's B-scale rows.
   int64_t sfbBufferBytes = 0;
   /// The consumers load the next tile's B scales before the K loop and
-  /// store them after it into the other of two buffers at sfbOff
-  /// (dgemm-lower-to-kernel{b-scale-prefetch}); bScalePrefetchOverride:
-  /// turned off against auto.
+  /// store them after it into the other of two buffers at sfbOff, one pair
+  /// per consumer warpgroup (dgemm-lower-to-kernel{b-scale-prefetch});
+  /// bScalePrefetchOverride: turned off against auto.
   bool bScalePrefetch = false;
   bool bScalePrefetchOverride = false;
-  /// Makes room for the second B-scale buffer (moves the barriers and what
-  /// follows them).
+  /// Makes room for b-scale-prefetch's buffers, two per consumer
+  /// warpgroup (moves the barriers and what follows them).
   void doubleBScaleBuffer();
   /// With pingpong: the turn passes when the warpgroup's wgmmas complete
   /// (consumer-order=handoff) instead of when they are issued.
