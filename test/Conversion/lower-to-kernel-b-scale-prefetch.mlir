@@ -60,22 +60,47 @@ func.func @gemm_k512(%a: memref<?x512xf8E4M3FN>, %sa: memref<?x4xf32, strided<[1
 
 // -----
 
-// More K blocks: auto keeps the per-tile copy; 'on' takes the prefetch.
+// More K blocks: auto takes the prefetch too (two warpgroups, each with its
+// own rows); 'off' keeps the per-tile copy, met at barriers 1 and 2 over
+// both warpgroups.
 // CHECK-LABEL: llvm.func @dgemm_gemm_n2112_k1024_bm128_bn192_s4_g16_c22(
 // CHECK: nvvm.setmaxregister increase 232
-// CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
-// ON-LABEL: llvm.func @dgemm_gemm_n2112_k1024_bm128_bn192_s4_g16_c22_bp(
-// ON: nvvm.setmaxregister increase 232
-// ON-NOT: nvvm.barrier id = %c1_i32
-// ON: dgemm.schedule_tile
-// ON-NOT: nvvm.barrier id = %c2_i32
-// ON: %[[BAR:.+]] = arith.addi %{{.+}}, %c9_i32
-// ON: nvvm.barrier id = %[[BAR]] number_of_threads = %c128_i32
-// ON-NOT: nvvm.barrier id = %c2_i32
+// CHECK-NOT: nvvm.barrier id = %c1_i32
+// CHECK: dgemm.schedule_tile
+// CHECK-NOT: nvvm.barrier id = %c2_i32
+// CHECK: %[[BAR:.+]] = arith.addi %{{.+}}, %c9_i32
+// CHECK: nvvm.barrier id = %[[BAR]] number_of_threads = %c128_i32
+// CHECK-NOT: nvvm.barrier id = %c2_i32
+// ON-LABEL: llvm.func @dgemm_gemm_n2112_k1024_bm128_bn192_s4_g16_c22(
+// OFF-LABEL: llvm.func @dgemm_gemm_n2112_k1024_bm128_bn192_s4_g16_c22_nbp(
+// OFF: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
+// OFF: nvvm.barrier id = %c2_i32
 func.func @gemm_k1024(%a: memref<?x1024xf8E4M3FN>, %sa: memref<?x8xf32, strided<[1, ?]>>,
     %b: memref<2112x1024xf8E4M3FN>, %sb: memref<17x8xf32>, %d: memref<?x2112xbf16>) {
   dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x1024xf8E4M3FN>, memref<?x8xf32, strided<[1, ?]>>,
       memref<2112x1024xf8E4M3FN>, memref<17x8xf32>) outs(%d : memref<?x2112xbf16>)
       {config = #dgemm.config<block_m = 128, block_n = 192, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 22>}
+  return
+}
+
+// -----
+
+// A K split (two warpgroups on the same 64 rows, 56 K blocks): auto keeps
+// the per-tile copy (met at barrier 2 over both); 'on' takes the prefetch.
+// CHECK-LABEL: llvm.func @dgemm_gemm_n2112_k7168_bm64_bn16_s8_g1_c132_ks(
+// CHECK: nvvm.setmaxregister increase 232
+// CHECK: nvvm.barrier id = %c2_i32{{.*}} number_of_threads = %c256_i32
+// CHECK-NOT: %c9_i32
+// CHECK: dgemm.epilogue_store
+// ON-LABEL: llvm.func @dgemm_gemm_n2112_k7168_bm64_bn16_s8_g1_c132_ks_bp(
+// ON: nvvm.setmaxregister increase 232
+// ON-NOT: nvvm.barrier id = %c2_i32
+// ON: %[[BAR:.+]] = arith.addi %{{.+}}, %c9_i32
+// ON: nvvm.barrier id = %[[BAR]] number_of_threads = %c128_i32
+func.func @gemm_k_split(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,
+    %b: memref<2112x7168xf8E4M3FN>, %sb: memref<17x56xf32>, %d: memref<?x2112xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x7168xf8E4M3FN>, memref<?x56xf32, strided<[1, ?]>>,
+      memref<2112x7168xf8E4M3FN>, memref<17x56xf32>) outs(%d : memref<?x2112xbf16>)
+      {config = #dgemm.config<block_m = 64, block_n = 16, stages = 8, cluster = 1, multicast = none, math_warpgroups = 1, swizzle_group = 1, num_sms = 132>}
   return
 }

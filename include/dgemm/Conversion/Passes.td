@@ -124,12 +124,13 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "'on': where the normal layout's tiles have one row wave, no "
            "cluster, no split tail and no ping-pong, the consumers load the "
            "next tile's B scales into registers before the K loop and store "
-           "them after it into a second buffer, so that no tile waits for "
-           "its scales' global load and the consumers meet once per tile "
-           "instead of twice (where the second buffer fits the target's "
-           "shared memory); 'off': each tile copies its own scales at its "
-           "start; 'auto' (the default): on for two consumer warpgroups and "
-           "at most 4 K blocks">,
+           "them after it into the other of two buffers of their "
+           "warpgroup's own, so that no tile waits for its scales' global "
+           "load and each warpgroup meets only its own barrier once per "
+           "tile (where the buffers fit the target's shared memory); 'off': "
+           "each tile copies its own scales at its start, all consumers "
+           "meeting twice; 'auto' (the default): on for two consumer "
+           "warpgroups">,
     Option<"epilogueSync", "epilogue-sync", "std::string",
            /*default=*/"\"auto\"",
            "'warpgroup': each consumer warpgroup stages its own rows of the "

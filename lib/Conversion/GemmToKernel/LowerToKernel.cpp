@@ -360,22 +360,27 @@ struct LowerToKernelPass
         layout.masked() && layout.n % 8 == 0 &&
         layout.maskedStaged != autoStaged;
     // The next tile's B scales loaded before the K loop (the copy's global
-    // load off the tile's path, one barrier per tile instead of two):
-    // where the tile walk is the plain persistent loop (the next tile is
-    // t + step) and the tile has one row wave (the 232-register 256-row
-    // kernels keep the copy). Auto: two consumer warpgroups and at most 4
-    // K blocks, where a tile is short enough for the load's latency to
-    // count. Measured (H100, one process, 5 rounds, against off:
-    // bench/results/2026-12-05-91160c5+b-scale-prefetch-h100.log):
-    // 4096x32768x512 912 -> 941 TFLOPS, 128x32768x512 278 -> 281; with
-    // more K blocks or one consumer -1.0..+0.7% (2048x2112x1024 -1.0%,
-    // 4096x24576x1536 -0.4%, 4096x2112x7168 +0.7%, 64-row tiles -0.6..
-    // -0.9%). Whether the second buffer fits is decided by the caller.
+    // load off the tile's path; each consumer warpgroup with buffers of its
+    // own and one barrier of its own per tile, so the warpgroups no longer
+    // wait for each other): where the tile walk is the plain persistent
+    // loop (the next tile is t + step) and the tile has one row wave (the
+    // 232-register 256-row kernels keep the copy). Auto: two consumer
+    // warpgroups, each with its own rows (a K split, whose two warpgroups
+    // share rows, only at most 4 K blocks, as measured before: its kernels
+    // at more K blocks were not measured with it). Measured (H100, one process, 5 rounds, against off:
+    // bench/results/2026-12-05-56b8761-b-scale-private-h100.log):
+    // 4096x32768x512 907 -> 982 TFLOPS (+8.3%), 4096x2112x7168 +1.8%,
+    // 2048x2112x1024 +0.8%, 4096x24576x1536 +0.9%, 128x24576x1536 and
+    // 128x32768x512 within the rounds' spread (-1.0..+0.4%). (Shared
+    // buffers met at one barrier over both warpgroups gained 3.1% at
+    // 4096x32768x512 and -1.0..+0.7% elsewhere:
+    // bench/results/2026-12-05-91160c5+b-scale-prefetch-h100.log.) Whether
+    // the buffers fit is decided by the caller.
     bool prefetchable = !layout.perRowB && !layout.grouped() &&
                         layout.rowWaves == 1 && layout.mcast == 1 &&
                         !layout.tailSplit && !layout.pingpong;
-    bool autoPrefetch =
-        prefetchable && layout.consumers == 2 && layout.kBlocks <= 4;
+    bool autoPrefetch = prefetchable && layout.consumers == 2 &&
+                        (!layout.kSplit || layout.kBlocks <= 4);
     layout.bScalePrefetch =
         prefetchable && (bScalePrefetch == "on" ||
                          (bScalePrefetch == "auto" && autoPrefetch));
