@@ -16,7 +16,7 @@ rc=0
   echo "bundle $(cat /tmp/dgemm/dgemm/COMMIT)"
   echo "== one process: b-scale-prefetch auto (pipeline) against off and on"
   timeout 200 python3 bench/ab_kernel_ir.py --rounds=5 "--lower=b-scale-prefetch=off;b-scale-prefetch=on" \
-    ${AB_SHAPES:-4096,32768,512 128,32768,512 4096,24576,1536 4096,2112,7168 2048,2112,1024 128,24576,1536} || rc=1
+    ${AB_SHAPES:-4096,32768,512 4096,24576,1536 4096,2112,7168 2048,2112,1024 128,24576,1536 128,7168,2048 2202,4144,8448} || rc=1
   echo "== strict check of the bundle (18 shapes, 20 random)"
   timeout 150 python3 bench/run_bench.py --no-peers --random 20 --out "$OUT/bench.jsonl" | tail -6 || rc=1
   if command -v compute-sanitizer > /dev/null; then
