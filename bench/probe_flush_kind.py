@@ -46,27 +46,11 @@ class FlushTimer(RB.Timer):
         super().__init__(torch, iters=iters, warmup=warmup, flush_bytes=0)
         self.kind, self.buf, self.sink = kind, buf, sink
 
-    def flush_once(self):
+    def flush_l2(self):
         if self.kind in ("memset", "both"):
             self.buf.zero_()
         if self.kind in ("read", "both"):
             self.torch.sum(self.buf.view(self.torch.int64), dim=0, out=self.sink)
-
-    def time(self, fn):
-        torch = self.torch
-        for _ in range(self.warmup):
-            fn()
-        torch.cuda.synchronize()
-        starts = [torch.cuda.Event(enable_timing=True) for _ in range(self.iters)]
-        ends = [torch.cuda.Event(enable_timing=True) for _ in range(self.iters)]
-        for i in range(self.iters):
-            self.flush_once()
-            starts[i].record()
-            fn()
-            ends[i].record()
-        torch.cuda.synchronize()
-        ts = sorted(s.elapsed_time(e) * 1e3 for s, e in zip(starts, ends))
-        return statistics.median(ts)
 
 
 def main(argv=None):
@@ -118,7 +102,7 @@ def main(argv=None):
                 for name, fn in r["fns"].items():
                     if name == "read-B" and f not in ("memset", "read"):
                         continue
-                    times[(lab, f, name)].append(timers[f].time(fn))
+                    times[(lab, f, name)].append(timers[f].time(fn)["us"])
     for lab, r in runs.items():
         print("\n%s (sizes %s)" % (lab, r["sizes"]), flush=True)
         print("%-7s %9s %9s %7s %9s %9s %7s %10s" % ("flush", "masked", "normal", "ratio",

@@ -541,6 +541,12 @@ class Timer:
         self.flush = torch.empty(flush_bytes, dtype=torch.uint8, device=DEVICE) if flush_bytes \
             else None
 
+    def flush_l2(self):
+        """Before each timed call: the 1 GiB memset (none when flush_bytes
+        is 0)."""
+        if self.flush is not None:
+            self.flush.zero_()
+
     def time(self, fn):
         torch = self.torch
         for _ in range(self.warmup):
@@ -549,8 +555,7 @@ class Timer:
         starts = [torch.cuda.Event(enable_timing=True) for _ in range(self.iters)]
         ends = [torch.cuda.Event(enable_timing=True) for _ in range(self.iters)]
         for i in range(self.iters):
-            if self.flush is not None:
-                self.flush.zero_()
+            self.flush_l2()
             starts[i].record()
             fn()
             ends[i].record()
