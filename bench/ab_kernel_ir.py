@@ -20,8 +20,9 @@ alternately (3 rounds) with the benchmark's harness.
       # (other commits' bundles; several separated by ","), all launched
       # through DGEMM_LIB's runtime
   ... --check-only    # each variant launched once and checked, no timing (compute-sanitizer)
-  ... "--ir-sub=REGEX=>REPLACEMENT" 4096,32768,512
-      # and each variant with its kernel IR edited by a regex (repeatable:
+  ... "--ir-sub=[@N:]REGEX=>REPLACEMENT" 4096,32768,512
+      # and each variant with its kernel IR edited by a regex (every match,
+      # or the N-th: bench/ir_edit.py; repeatable:
       # one more variant per edit and variant, "<variant>+sub<i>"; an edit
       # that matches nothing adds nothing); --unchecked-subs: those edits
       # may race (a barrier removed, to time what it costs), so their
@@ -35,6 +36,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import ab_epilogue  # noqa: E402
+import ir_edit  # noqa: E402
 import run_bench  # noqa: E402
 import sweep  # noqa: E402
 
@@ -146,9 +148,12 @@ def main(argv):
     other_opt = next((a.split("=", 1)[1] for a in argv if a.startswith("--opt=")), None)
     rounds = int(next((a.split("=", 1)[1] for a in argv if a.startswith("--rounds=")), "3"))
     check_only = "--check-only" in argv
-    subs = [a.split("=", 1)[1].split("=>", 1) for a in argv if a.startswith("--ir-sub=")]
-    if any(len(sub) != 2 for sub in subs):
-        raise SystemExit("ab_kernel_ir: --ir-sub takes REGEX=>REPLACEMENT")
+    subs = [a.split("=", 1)[1] for a in argv if a.startswith("--ir-sub=")]
+    for sub in subs:
+        try:
+            ir_edit.parse(sub)
+        except ValueError as e:
+            raise SystemExit("ab_kernel_ir: --ir-sub: %s" % e)
     unchecked_subs = "--unchecked-subs" in argv
     args = [a for a in argv if not a.startswith("--")]
     if "--normal" in argv:
@@ -158,11 +163,11 @@ def main(argv):
         v = variants(m, n, k, parts_only, pingpong, multicast, handoff, edits, tail_split,
                      lowering, other_opt)
         unchecked = set()
-        for i, (pattern, repl) in enumerate(subs, 1):
+        for i, sub in enumerate(subs, 1):
             for name, text in list(v.items()):
                 if "+sub" in name:
                     continue
-                edited, count = re.subn(pattern, repl, text)
+                edited, count = ir_edit.substitute(text, sub)
                 if not count:
                     print("%s: --ir-sub %d matches nothing in %s" % (arg, i, name), flush=True)
                     continue

@@ -52,6 +52,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import ir_edit  # noqa: E402
 import run_bench  # noqa: E402
 import run_grouped  # noqa: E402
 import sweep  # noqa: E402
@@ -230,20 +231,12 @@ def main(argv=None):
         for chain in chains:  # also under --profile: a variant to compare
             name, text = "grouped+ir-sub", irs["grouped"]
             for sub in chain:
-                which = None
-                at = re.match(r"@(\d+):", sub)  # (not `m`: the shape's rows)
-                if at:
-                    which = int(at.group(1))
-                    name += "@%d" % which
-                    sub = sub[at.end():]
-                pattern, repl = sub.split("=>", 1)
-                matches = list(re.finditer(pattern, text))
+                which = ir_edit.parse(sub)[2]
                 if which is not None:
-                    matches = matches[which:which + 1]
-                for mt in reversed(matches):
-                    text = text[:mt.start()] + mt.expand(repl) + text[mt.end():]
-                print("%s %s: %d replacements" % (label, name, len(matches)), flush=True)
-                if not matches:
+                    name += "@%d" % which
+                text, count = ir_edit.substitute(text, sub)
+                print("%s %s: %d replacements" % (label, name, count), flush=True)
+                if not count:
                     text = None
                     break
             if text is not None:
