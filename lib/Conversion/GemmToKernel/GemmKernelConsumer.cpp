@@ -62,7 +62,7 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
         l.grouped() && !l.perRowB
             ? k.elementAt(sfb, group, 4 * l.nScaleBlocks * l.kBlocks)
             : sfb;
-    if (!l.bScalePrefetch &&
+    if (!l.bScalePrefetch && !l.bScaleCopyOwn &&
         (l.masked() || (l.epilogueWarpgroup && !l.perRowB))) {
       // No epilogue barrier over all consumers (the masked register
       // store, or each warpgroup's own barrier 7 + w): meet here, so that
@@ -103,8 +103,9 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
     // 128 threads copy every scale of the tile into them (element i at
     // thread i % 128), so the warpgroups never wait for each other here.
     Value wgThread;
-    if (l.bScalePrefetch) {
+    if (l.bScalePrefetch || l.bScaleCopyOwn)
       wgThread = k.remu(tid, k.c32(128));
+    if (l.bScalePrefetch) {
       // The CTA's i-th tile (every tile has kBlocks K blocks here) uses
       // buffer i % 2 of its warpgroup's pair.
       Value iter = k.divu(it, k.c32(l.kBlocks));
@@ -147,6 +148,19 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
            k.minu(k.add(nbNext, k.c32(1)), k.c32(l.nScaleBlocks - 1)),
            k.minu(k.add(nbNext, k.c32(2)), k.c32(l.nScaleBlocks - 1))},
           wgThread);
+    } else if (l.bScaleCopyOwn) {
+      // b-scale-copy=warpgroup: this warpgroup's own buffer, between two
+      // meetings of its own 128 threads (named barrier 9 + w): all of them
+      // done with the last tile's scales, then all of this tile's stored.
+      sfbTile = k.byteAt(k.byteAt(smem, l.sfbOff),
+                         k.mul(wg, k.c32(l.sfbBufferBytes)));
+      Value own = k.add(wg, k.c32(9));
+      NVVM::BarrierOp::create(b, loc, Type(), own, k.c32(128), nullptr,
+                              Value());
+      storeBScales(loadBScales(sfbGroup, {nb0, nb1, nb2}, wgThread), sfbTile,
+                   wgThread);
+      NVVM::BarrierOp::create(b, loc, Type(), own, k.c32(128), nullptr,
+                              Value());
     } else if (!l.perRowB) {
       copyBScales(sfbGroup, {nb0, nb1, nb2});
     }

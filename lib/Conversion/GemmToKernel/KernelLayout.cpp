@@ -95,9 +95,8 @@ KernelLayout KernelLayout::get(const ::dgemm::KernelConfig &c,
   return l;
 }
 
-void KernelLayout::doubleBScaleBuffer() {
-  int64_t moved =
-      alignTo(sfbOff + 2 * consumers * sfbBufferBytes, 8) - barOff;
+void KernelLayout::bScaleBuffers(int64_t count) {
+  int64_t moved = alignTo(sfbOff + count * sfbBufferBytes, 8) - barOff;
   barOff += moved;
   countOff += moved;
   smemBytes += moved;

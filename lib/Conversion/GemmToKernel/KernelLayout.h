@@ -160,9 +160,14 @@ struct KernelLayout {
   /// bScalePrefetchOverride: turned off against auto.
   bool bScalePrefetch = false;
   bool bScalePrefetchOverride = false;
-  /// Makes room for b-scale-prefetch's buffers, two per consumer
-  /// warpgroup (moves the barriers and what follows them).
-  void doubleBScaleBuffer();
+  /// dgemm-lower-to-kernel{b-scale-copy=warpgroup}: without the prefetch,
+  /// each consumer warpgroup copies the tile's B scales into a buffer of
+  /// its own (buffer w at sfbOff), met at its own named barrier 9 + w.
+  bool bScaleCopyOwn = false;
+  /// Makes room for `count` B-scale buffers at sfbOff (moves the barriers
+  /// and what follows them): 2 * consumers with b-scale-prefetch,
+  /// consumers with bScaleCopyOwn.
+  void bScaleBuffers(int64_t count);
   /// With pingpong: the turn passes when the warpgroup's wgmmas complete
   /// (consumer-order=handoff) instead of when they are issued.
   bool handoff = false;

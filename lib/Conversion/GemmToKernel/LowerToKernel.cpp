@@ -132,6 +132,7 @@ static std::string kernelName(const KernelLayout &l) {
          (l.stageUnrollOverride ? (l.stageUnrolled ? "_su" : "_nsu") : "") +
          (l.epilogueSyncOverride ? (l.epilogueWarpgroup ? "_ew" : "_et") : "") +
          (l.bScalePrefetchOverride ? (l.bScalePrefetch ? "_bp" : "_nbp") : "") +
+         (l.bScaleCopyOwn ? "_bw" : "") +
          (l.pinOverride ? (l.pinDescriptorsB  ? "_pin"
                            : l.pinDescriptors ? "_pina"
                                               : "_npin")
@@ -411,6 +412,7 @@ struct LowerToKernelPass
                    {"auto", "staged", "direct"}),
           notOneOf("masked-walk", maskedWalk, {"groups", "cost"}),
           notOneOf("b-scale-prefetch", bScalePrefetch, {"auto", "on", "off"}),
+          notOneOf("b-scale-copy", bScaleCopy, {"shared", "warpgroup"}),
           notOneOf("epilogue-sync", epilogueSync,
                    {"auto", "tile", "warpgroup"}),
           notOneOf("uniform-warpgroup", uniformWarpgroup,
@@ -480,9 +482,9 @@ struct LowerToKernelPass
         alt = layoutFor(config.alt(), /*secondShape=*/true, p, accumulate);
       int64_t smemLimit = gemm.getEffectiveTarget().getSmem();
       if (layout.bScalePrefetch) {
-        // The second B-scale buffer, where it fits.
+        // The buffers (two per consumer warpgroup), where they fit.
         KernelLayout doubled = layout;
-        doubled.doubleBScaleBuffer();
+        doubled.bScaleBuffers(2 * layout.consumers);
         if (kernelSmemBytes(doubled, nullptr) <= smemLimit) {
           layout = doubled;
         } else {
@@ -491,6 +493,18 @@ struct LowerToKernelPass
           layout.bScalePrefetch = false;
           layout.bScalePrefetchOverride = false;
         }
+      }
+      // b-scale-copy=warpgroup: a buffer per consumer warpgroup in each
+      // tile shape without the prefetch, where it fits.
+      for (KernelLayout *shape : {&layout, alt ? &*alt : nullptr}) {
+        if (!shape || bScaleCopy != "warpgroup" || shape->perRowB ||
+            shape->bScalePrefetch)
+          continue;
+        KernelLayout own = *shape;
+        own.bScaleBuffers(own.consumers);
+        own.bScaleCopyOwn = true;
+        if (own.smemBytes <= smemLimit)
+          *shape = own;
       }
       int64_t smemBytes = kernelSmemBytes(layout, alt ? &*alt : nullptr);
       if (smemBytes > smemLimit) {
