@@ -13,9 +13,11 @@
 //   warpgroups 0..NC-1 (consumers, setmaxnreg inc): same tile loop
 //       (per-warpgroup epilogue or masked: all consumers meet at named barrier 1)
 //       copy the tile's two (or three) rows of B scales (K/128 each) to shared memory
-//       (b-scale-prefetch: the first tile copies; each tile meets at barrier 2,
+//       (b-scale-prefetch: each warpgroup has two buffers of its own; the
+//        first tile copies, each tile meets at the warpgroup's barrier 9 + w,
 //        loads the next tile's rows into registers, and after its K loop
-//        stores them into the other of two buffers)
+//        stores them into the other buffer; b-scale-copy=warpgroup: one
+//        buffer per warpgroup, copied between two meetings of 9 + w)
 //       total = 0
 //       for kb:  wait full[s] (parity ph); read sa(r0), sa(r1), sb0, sb1
 //                fence; for each column part p (P parts of BN/P columns):

@@ -99,9 +99,10 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
     // the K loop into the other buffer.
     SmallVector<Value> nextScales;
     Value nextSfb;
-    // b-scale-prefetch: each warpgroup has its own two buffers and its
-    // 128 threads copy every scale of the tile into them (element i at
-    // thread i % 128), so the warpgroups never wait for each other here.
+    // b-scale-prefetch and b-scale-copy=warpgroup: each warpgroup has
+    // buffers of its own and its 128 threads copy every scale of the tile
+    // into them (element i at thread i % 128), so the warpgroups never
+    // wait for each other here.
     Value wgThread;
     if (l.bScalePrefetch || l.bScaleCopyOwn)
       wgThread = k.remu(tid, k.c32(128));

@@ -10,7 +10,8 @@
 //   sfbOff   the tile's B scales 2 * K/128 * 4 (rows nb0 and nb1, per tile;
 //                                128x128 recipe; two such buffers per
 //                                consumer warpgroup with
-//                                b-scale-prefetch), or B-scale stages
+//                                b-scale-prefetch, one per warpgroup with
+//                                b-scale-copy=warpgroup), or B-scale stages
 //                                S * roundUp(BN*4, 128) (1x128 recipe)
 //   barOff   full[S], empty[S]   16*S         (8-byte mbarriers)
 //   countOff masked_m copy       4*G          (masked layout, or the

@@ -368,7 +368,8 @@ struct LowerToKernelPass
     // 232-register 256-row kernels keep the copy). Auto: two consumer
     // warpgroups, each with its own rows (a K split, whose two warpgroups
     // share rows, only at most 4 K blocks, as measured before: its kernels
-    // at more K blocks were not measured with it). Measured (H100, one process, 5 rounds, against off:
+    // at more K blocks were not measured with it). Measured (H100, one
+    // process, 5 rounds, against off:
     // bench/results/2026-12-05-56b8761-b-scale-private-h100.log):
     // 4096x32768x512 907 -> 982 TFLOPS (+8.3%), 4096x2112x7168 +1.8%,
     // 2048x2112x1024 +0.8%, 4096x24576x1536 +0.9%, 128x24576x1536 and
