@@ -9,7 +9,7 @@
 // CHECK-LABEL: llvm.func @dgemm_grouped_contiguous_g4_n4096_k7168_bm128_bn192_s4_g16_c131_p2{{(_nsu)?}}(
 // Tensor maps of A, A scales, B and D; the B-scale pointer, M_sum, m_indices.
 // CHECK-SAME: %{{.+}}: !llvm.ptr<1>, %[[M:.+]]: i32, %[[IDX:.+]]: !llvm.ptr<1>)
-// CHECK-SAME: dgemm.launch = {block = 384 : i64, block_m = 128 : i64, block_n = 192 : i64, cluster = 1 : i64, dynamic_smem = 215552 : i64, groups = 4 : i64, k = 7168 : i64, layout = 1 : i64, max_ctas = 131 : i64, n = 4096 : i64
+// CHECK-SAME: dgemm.launch = {block = 384 : i64, block_m = 128 : i64, block_n = 192 : i64, cluster = 1 : i64, dynamic_smem = 216000 : i64, groups = 4 : i64, k = 7168 : i64, layout = 1 : i64, max_ctas = 131 : i64, n = 4096 : i64
 // CHECK-SAME: {box = [128, 128], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}
 // CHECK-SAME: {box = [128, 1], dims = [0, 1], dtype = "f32", kind = "tensor_map", operand = 1 : i64, swizzle = 0 : i64}
 // CHECK-SAME: {box = [128, 192, 1], dims = [2, 1, 0], dtype = "u8", kind = "tensor_map", operand = 2 : i64, swizzle = 128 : i64}
@@ -31,11 +31,19 @@
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg2, %{{.+}}, box[%{{.+}}, %{{.+}}, %[[G]]]
 // CHECK: } else {
 // CHECK-NEXT: scf.yield %{{.+}} : i32
-// Consumers: the same skip; the group's B scales start G * 32 * 56 floats in.
+// Consumers: the same skip; the group's B scales start G * 32 * 56 floats in,
+// copied by each warpgroup into a buffer of its own between two meetings of
+// its own barrier 9 + w (b-scale-copy=auto on the contiguous layout).
 // CHECK: nvvm.setmaxregister increase 232
 // CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> i32
 // CHECK: scf.if %{{.+}} -> (i32)
 // CHECK: arith.muli %{{.+}}, %c7168_i32
+// CHECK-NOT: nvvm.barrier id = %c{{[12]}}_i32
+// CHECK: %[[OWN:.+]] = arith.addi %{{.+}}, %c9_i32
+// CHECK: nvvm.barrier id = %[[OWN]] number_of_threads = %{{.+}}
+// CHECK: llvm.store %{{.+}}, %{{.+}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier id = %[[OWN]] number_of_threads =
+// CHECK-NOT: nvvm.barrier id = %c{{[12]}}_i32
 // CHECK: dgemm.epilogue_store(
 func.func @contiguous(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,
     %b: memref<4x4096x7168xf8E4M3FN>, %sb: memref<4x32x56xf32>, %mi: memref<?xi32>, %d: memref<?x4096xbf16>) {

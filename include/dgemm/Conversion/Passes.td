@@ -120,16 +120,16 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "multiple of 64), where "
            "ptxas spills with it">,
     Option<"bScaleCopy", "b-scale-copy", "std::string",
-           /*default=*/"\"shared\"",
-           "In kernels without b-scale-prefetch (128x128 recipe): 'shared' "
-           "(the default): all consumer threads copy the tile's B scales "
-           "into one buffer and meet at named barrier 2 (and at 1 before it "
-           "where no epilogue barrier over all consumers ends the last "
-           "tile); 'warpgroup': each consumer warpgroup copies them into a "
-           "buffer of its own between two meetings of its own named barrier "
-           "9 + w, so that no warpgroup waits for another there (an "
-           "experiment for the layouts the prefetch does not serve; where "
-           "the buffers do not fit, shared)">,
+           /*default=*/"\"auto\"",
+           "In kernels without b-scale-prefetch (128x128 recipe): 'shared': "
+           "all consumer threads copy the tile's B scales into one buffer "
+           "and meet at named barrier 2 (and at 1 before it where no "
+           "epilogue barrier over all consumers ends the last tile); "
+           "'warpgroup': each consumer warpgroup copies them into a buffer "
+           "of its own between two meetings of its own named barrier 9 + w, "
+           "so that no warpgroup waits for another there (where the buffers "
+           "do not fit, shared); 'auto' (the default): warpgroup for the "
+           "contiguous layout, shared otherwise (as measured)">,
     Option<"bScalePrefetch", "b-scale-prefetch", "std::string",
            /*default=*/"\"auto\"",
            "'on': where the normal layout's tiles have one row wave, no "

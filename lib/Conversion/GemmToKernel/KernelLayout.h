@@ -161,10 +161,12 @@ struct KernelLayout {
   /// bScalePrefetchOverride: turned off against auto.
   bool bScalePrefetch = false;
   bool bScalePrefetchOverride = false;
-  /// dgemm-lower-to-kernel{b-scale-copy=warpgroup}: without the prefetch,
-  /// each consumer warpgroup copies the tile's B scales into a buffer of
-  /// its own (buffer w at sfbOff), met at its own named barrier 9 + w.
+  /// dgemm-lower-to-kernel{b-scale-copy}: without the prefetch, each
+  /// consumer warpgroup copies the tile's B scales into a buffer of its own
+  /// (buffer w at sfbOff), met at its own named barrier 9 + w ('auto': the
+  /// contiguous layout); bScaleCopyOverride: chosen against auto.
   bool bScaleCopyOwn = false;
+  bool bScaleCopyOverride = false;
   /// Makes room for `count` B-scale buffers at sfbOff (moves the barriers
   /// and what follows them): 2 * consumers with b-scale-prefetch,
   /// consumers with bScaleCopyOwn.
