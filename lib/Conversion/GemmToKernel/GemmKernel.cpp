@@ -16,8 +16,9 @@
 //       (b-scale-prefetch: each warpgroup has two buffers of its own; the
 //        first tile copies, each tile meets at the warpgroup's barrier 9 + w,
 //        loads the next tile's rows into registers, and after its K loop
-//        stores them into the other buffer; b-scale-copy=warpgroup: one
-//        buffer per warpgroup, copied between two meetings of 9 + w)
+//        stores them into the other buffer; b-scale-copy=warpgroup, auto's
+//        choice for the contiguous layout: one buffer per warpgroup, copied
+//        between two meetings of 9 + w)
 //       total = 0
 //       for kb:  wait full[s] (parity ph); read sa(r0), sa(r1), sb0, sb1
 //                fence; for each column part p (P parts of BN/P columns):

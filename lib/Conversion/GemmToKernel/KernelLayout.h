@@ -11,7 +11,8 @@
 //                                128x128 recipe; two such buffers per
 //                                consumer warpgroup with
 //                                b-scale-prefetch, one per warpgroup with
-//                                b-scale-copy=warpgroup), or B-scale stages
+//                                b-scale-copy=warpgroup, auto's choice for
+//                                the contiguous layout), or B-scale stages
 //                                S * roundUp(BN*4, 128) (1x128 recipe)
 //   barOff   full[S], empty[S]   16*S         (8-byte mbarriers)
 //   countOff masked_m copy       4*G          (masked layout, or the
