@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# dgemm-lower-to-kernel{b-scale-copy=warpgroup} (each consumer warpgroup
-# copies the tile's B scales into a buffer of its own, met at its own named
-# barrier) against the default shared copy, on the kernels b-scale-prefetch
-# does not serve: the 256-row normal kernels, the masked layout (both tile
-# shapes) and the contiguous layout; one process per tool, each variant
-# checked; then racecheck on a 256-row kernel with several tiles per CTA.
+# dgemm-lower-to-kernel{b-scale-copy}: each consumer warpgroup copying the
+# tile's B scales into a buffer of its own, met at its own named barrier
+# (warpgroup), against all consumers sharing one buffer (shared), on the
+# kernels b-scale-prefetch does not serve. Each variant is lowered with the
+# choice that is not auto's: warpgroup on the 256-row normal kernels and
+# the masked layout (both tile shapes), where auto is shared; shared on
+# the contiguous layout (all four shapes, equal and drawn sizes), where auto
+# is warpgroup since f9c5d8e. One process per tool, each variant checked;
+# then racecheck and memcheck on a 256-row kernel with several tiles per
+# CTA.
 # On the GPU machine (bundle carried, as for scripts/device-run.sh):
 #   run(command="bash scripts/device-b-scale-copy.sh", carry=[".bundle"])
 # -> $OUT/b-scale-copy.log
@@ -22,8 +26,10 @@ rc=0
   timeout 150 python3 bench/ab_masked_gap.py --all --rounds 5 --control --lower 'b-scale-copy=warpgroup' || rc=1
   echo "== masked, drawn sizes"
   timeout 120 python3 bench/ab_masked_gap.py --all --drawn --rounds 5 --control --lower 'b-scale-copy=warpgroup' || rc=1
-  echo "== contiguous"
-  timeout 150 python3 bench/ab_masked_gap.py --layout contiguous --rounds 3 --lower 'b-scale-copy=warpgroup' || rc=1
+  echo "== contiguous, equal sizes (auto: warpgroup)"
+  timeout 240 python3 bench/ab_masked_gap.py --layout contiguous --all --rounds 5 --control --lower 'b-scale-copy=shared' || rc=1
+  echo "== contiguous, drawn sizes"
+  timeout 240 python3 bench/ab_masked_gap.py --layout contiguous --all --drawn --rounds 5 --control --lower 'b-scale-copy=shared' || rc=1
   if command -v compute-sanitizer > /dev/null; then
     echo "== racecheck and memcheck, 256-row kernel with the option, 16 CTAs"
     timeout 120 compute-sanitizer --tool racecheck --racecheck-report hazard --error-exitcode 9 \
