@@ -369,3 +369,107 @@ llvm.func @epilogue_per_warpgroup(%t: !frag16, %staging: !llvm.ptr<3>, %map: !ll
   llvm.return
 }
 }
+
+// -----
+
+// stmatrix staging (row-major, block N 24: one .x4 for groups 0-1, one .x2
+// for group 2). Lane l addresses row 16 * warp + 8 * ((l / 8) & 1) + l % 8
+// of the tile at group 2p + l / 16 (2p for .x2): (row * 24 + 8g) * 2 bytes.
+// Sources: the bf16 packs of fields (0, 1), (2, 3), (4, 5), (6, 7), then
+// (8, 9), (10, 11).
+// CHECK-LABEL: llvm.func @epilogue_stmatrix
+// CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c128_i32
+// CHECK: %[[WARP:.+]] = arith.divui %arg5, %c32_i32
+// CHECK: %[[LANE:.+]] = arith.remui %arg5, %c32_i32
+// CHECK: %[[L8:.+]] = arith.remui %[[LANE]], %c8_i32
+// CHECK: %[[Q:.+]] = arith.divui %[[LANE]], %c8_i32
+// CHECK: %[[HALF:.+]] = arith.andi %[[Q]], %c1_i32
+// CHECK: %[[SECOND:.+]] = arith.divui %[[LANE]], %c16_i32
+// CHECK: %[[W16:.+]] = arith.muli %[[WARP]], %c16_i32
+// CHECK: %[[H8:.+]] = arith.muli %[[HALF]], %c8_i32
+// CHECK: %[[R:.+]] = arith.addi %[[H8]], %[[L8]]
+// CHECK: %[[ROW:.+]] = arith.addi %[[W16]], %[[R]]
+// CHECK: %[[BASE2:.+]] = arith.muli %[[ROW]], %c48_i32
+// CHECK: %[[S16:.+]] = arith.muli %[[SECOND]], %c16_i32
+// CHECK: %[[BASE4:.+]] = arith.addi %[[BASE2]], %[[S16]]
+// CHECK: %[[P0:.+]] = llvm.getelementptr %arg1[%[[BASE4]]]
+// CHECK: llvm.extractvalue %arg0[0]
+// CHECK: llvm.extractvalue %arg0[1]
+// CHECK: %[[S0:.+]] = llvm.bitcast
+// CHECK: llvm.extractvalue %arg0[2]
+// CHECK: llvm.extractvalue %arg0[3]
+// CHECK: %[[S1:.+]] = llvm.bitcast
+// CHECK: llvm.extractvalue %arg0[4]
+// CHECK: llvm.extractvalue %arg0[5]
+// CHECK: %[[S2:.+]] = llvm.bitcast
+// CHECK: llvm.extractvalue %arg0[6]
+// CHECK: llvm.extractvalue %arg0[7]
+// CHECK: %[[S3:.+]] = llvm.bitcast
+// CHECK: nvvm.stmatrix %[[P0]], %[[S0]], %[[S1]], %[[S2]], %[[S3]] {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : !llvm.ptr<3>, i32, i32, i32, i32
+// CHECK: %[[O1:.+]] = arith.addi %[[BASE2]], %c32_i32
+// CHECK: %[[P1:.+]] = llvm.getelementptr %arg1[%[[O1]]]
+// CHECK: llvm.extractvalue %arg0[8]
+// CHECK: llvm.extractvalue %arg0[9]
+// CHECK: %[[S4:.+]] = llvm.bitcast
+// CHECK: llvm.extractvalue %arg0[10]
+// CHECK: llvm.extractvalue %arg0[11]
+// CHECK: %[[S5:.+]] = llvm.bitcast
+// CHECK: nvvm.stmatrix %[[P1]], %[[S4]], %[[S5]] {{.+}} : !llvm.ptr<3>, i32, i32
+// CHECK-NOT: nvvm.stmatrix
+// CHECK: nvvm.fence.proxy
+// CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c128_i32
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %arg2, %arg1, box[%arg3, %arg4]
+// STORES-LABEL: llvm.func @epilogue_stmatrix
+// STORES-NOT: llvm.store
+!frag12 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+gpu.module @k {
+llvm.func @epilogue_stmatrix(%t: !frag12, %staging: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %tid: i32) {
+  dgemm.epilogue_store (%t), %staging, %map[%n0, %m0] tid %tid {block_m = 64 : i32, block_n = 24 : i32, consumers = 1 : i32, stmatrix} : (!frag12), !llvm.ptr
+  llvm.return
+}
+}
+
+// -----
+
+// stmatrix staging, swizzled (block N 128): pair p's piece is
+// (2p % 8) ^ (l / 16) ^ (l % 8) of the row's 128 bytes, XORed per p as
+// (2p % 8) * 16 into the lane's ((l / 16) ^ (l % 8)) * 16; pairs 4-7 (groups
+// 8-15) are one chunk of block_m * 128 = 8192 bytes further.
+// CHECK-LABEL: llvm.func @epilogue_stmatrix_swizzled
+// CHECK: %[[LANE:.+]] = arith.remui %arg5, %c32_i32
+// CHECK: %[[L8:.+]] = arith.remui %[[LANE]], %c8_i32
+// CHECK: %[[SECOND:.+]] = arith.divui %[[LANE]], %c16_i32
+// CHECK: %[[ROWB:.+]] = arith.muli %{{.+}}, %c128_i32
+// CHECK: %[[X:.+]] = arith.xori %[[SECOND]], %[[L8]]
+// CHECK: %[[PIECE:.+]] = arith.muli %[[X]], %c16_i32
+// CHECK: %[[O0:.+]] = arith.addi %[[ROWB]], %[[PIECE]]
+// CHECK: %[[P0:.+]] = llvm.getelementptr %arg1[%[[O0]]]
+// CHECK: nvvm.stmatrix %[[P0]],
+// CHECK: %[[X1:.+]] = arith.xori %[[PIECE]], %c32_i32
+// CHECK: arith.addi %[[ROWB]], %[[X1]]
+// CHECK: nvvm.stmatrix
+// CHECK: arith.xori %[[PIECE]], %c64_i32
+// CHECK: nvvm.stmatrix
+// CHECK: arith.xori %[[PIECE]], %c96_i32
+// CHECK: nvvm.stmatrix
+// CHECK: %[[O4:.+]] = arith.addi %[[ROWB]], %[[PIECE]]
+// CHECK: arith.addi %[[O4]], %c8192_i32
+// CHECK: nvvm.stmatrix
+// CHECK: %[[X5:.+]] = arith.xori %[[PIECE]], %c32_i32
+// CHECK: %[[O5:.+]] = arith.addi %[[ROWB]], %[[X5]]
+// CHECK: arith.addi %[[O5]], %c8192_i32
+// CHECK-COUNT-3: nvvm.stmatrix {{.+}} : !llvm.ptr<3>, i32, i32, i32, i32
+// CHECK-NOT: nvvm.stmatrix
+// CHECK: nvvm.fence.proxy
+// STORES-LABEL: llvm.func @epilogue_stmatrix_swizzled
+// STORES-NOT: llvm.store
+!frag64 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32,
+                        f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32,
+                        f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32,
+                        f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+gpu.module @k {
+llvm.func @epilogue_stmatrix_swizzled(%t: !frag64, %staging: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %tid: i32) {
+  dgemm.epilogue_store (%t), %staging, %map[%n0, %m0] tid %tid {block_m = 64 : i32, block_n = 128 : i32, consumers = 1 : i32, swizzle = 128 : i32, stmatrix} : (!frag64), !llvm.ptr
+  llvm.return
+}
+}

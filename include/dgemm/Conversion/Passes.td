@@ -176,6 +176,15 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "LLVM computes those wgmma descriptors in the copy instead of "
            "hoisting those of every slot out of the loop; 'off': hoisted; "
            "'auto' (the default): 'a' for the masked layout, else 'off'">,
+    Option<"stagingStore", "staging-store", "std::string",
+           /*default=*/"\"auto\"",
+           "bf16 output: how the consumers write the output tile into the "
+           "staging tile before its TMA store: 'stmatrix' (stmatrix.x4, 16 "
+           "rows x 16 columns per warp instruction; the kernel name ends in "
+           "_sx; kernels of one row wave only: at block M 256 ptxas spills "
+           "with it), 'shared' (one 4-byte st.shared per register pair); "
+           "'auto' (the default): shared, until stmatrix is measured on the "
+           "GPU">,
     Option<"maskedWalk", "masked-walk", "std::string", /*default=*/"\"groups\"",
            "Masked layout, the order in which the CTAs take the tiles: "
            "'groups' (the default) walks each group's M blocks in turn; "

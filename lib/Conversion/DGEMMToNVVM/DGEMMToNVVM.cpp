@@ -12,6 +12,8 @@
 //                           store or reduce-add by thread 0 (not waited for:
 //                           it drains during the next tile; per_warpgroup:
 //                           each warpgroup's rows by its first thread)
+//                           (with `stmatrix`: stmatrix.x4 instead of the
+//                           bf16 shared stores)
 //                           (with `rows`, a tile with fewer valid rows:
 //                           predicated 16-byte copies by the threads instead)
 //   dgemm.epilogue_store_rows -> bf16x2 packing, predicated global stores
@@ -73,6 +75,20 @@ Value packedPair(OpBuilder &b, Location loc, ValueRange totals,
   Value v = f32Pair(b, loc, totals, groupsPerPart, j, h);
   return LLVM::BitcastOp::create(b, loc, b.getI32Type(),
                                  LLVM::FPTruncOp::create(b, loc, v2bf16, v));
+}
+
+/// `v` through an asm `mov` with side effects: LLVM cannot hoist what is
+/// computed from the result out of the loops around it (address math that
+/// depends on the thread index alone would otherwise be computed once above
+/// the tile loop and held in registers through the K loop).
+Value opaqueI32(OpBuilder &b, Location loc, Value v) {
+  return LLVM::InlineAsmOp::create(
+             b, loc, b.getI32Type(), ValueRange{v}, "mov.u32 $0, $1;", "=r,r",
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             /*asm_dialect=*/LLVM::AsmDialectAttr(),
+             /*operand_attrs=*/ArrayAttr())
+      .getResult(0);
 }
 
 struct ScheduleTileLowering : OpRewritePattern<ScheduleTileOp> {
@@ -238,6 +254,86 @@ Value epilogueLeader(EpilogueStoreOp op, PatternRewriter &rw) {
                                i32c(rw, loc, 0));
 }
 
+/// The bf16 staging stores of an epilogue with `stmatrix`: per row wave w
+/// and pair p of 8-column groups (2p, 2p + 1), one
+/// `stmatrix.m8n8.x4` per warp whose sources are the packs (j, h) = (2p, 0),
+/// (2p, 1), (2p + 1, 0), (2p + 1, 1), the 8x8 matrices {rows 0-7 of the
+/// warp's 16, group 2p}, {rows 8-15, 2p}, {rows 0-7, 2p + 1}, {rows 8-15,
+/// 2p + 1} (HOPPER-FACTS.md, "stmatrix mapping"); a last odd group takes
+/// `.x2` with its two packs. Lane l gives the address of row l % 8 of
+/// matrix l / 8: tile row R = 16 * warp + 8 * ((l / 8) & 1) + l % 8, group
+/// g = 2p + l / 16 (2p for .x2), at the offsets writeStaging uses:
+///   row-major: (R * BN + 8g) * 2
+///   swizzled:  (g / 8) * BM * 128 + R * 128 + ((g % 8) ^ (R % 8)) * 16
+/// With g % 8 = 2p % 8 + l / 16 (2p % 8 is even) and R % 8 = l % 8, the
+/// swizzled piece is (2p % 8) ^ ((l / 16) ^ (l % 8)): a per-lane value
+/// XORed with a constant per p.
+void writeStagingStmatrix(EpilogueStoreOp op, bool swizzled,
+                          PatternRewriter &rw) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = rw.getContext();
+  Value staging = op.getStaging();
+  const int64_t bm = op.getBlockM(), bn = op.getBlockN(), groups = bn / 8;
+  const TileTotals tt(op);
+  Type i8 = rw.getI8Type();
+  auto c = [&](int64_t v) { return i32c(rw, loc, v); };
+  Value warp = arith::DivUIOp::create(rw, loc, op.getTid(), c(32));
+  Value lane = arith::RemUIOp::create(rw, loc, op.getTid(), c(32));
+  Value l8 = arith::RemUIOp::create(rw, loc, lane, c(8));
+  Value half = arith::AndIOp::create(
+      rw, loc, arith::DivUIOp::create(rw, loc, lane, c(8)), c(1));
+  Value second = arith::DivUIOp::create(rw, loc, lane, c(16)); // l / 16
+  Value row = arith::AddIOp::create(
+      rw, loc, arith::MulIOp::create(rw, loc, warp, c(16)),
+      arith::AddIOp::create(rw, loc, arith::MulIOp::create(rw, loc, half, c(8)),
+                            l8));
+  // The lane's byte offset for p = 0 and wave 0, with its group 2p + l / 16
+  // (x4) or 2p (x2).
+  Value base4, base2, piece4, piece2;
+  if (swizzled) {
+    Value rowBytes = arith::MulIOp::create(rw, loc, row, c(128));
+    piece4 = arith::MulIOp::create(
+        rw, loc, arith::XOrIOp::create(rw, loc, second, l8), c(16));
+    piece2 = arith::MulIOp::create(rw, loc, l8, c(16));
+    base4 = base2 = rowBytes;
+  } else {
+    base2 = arith::MulIOp::create(rw, loc, row, c(2 * bn));
+    base4 = arith::AddIOp::create(
+        rw, loc, base2, arith::MulIOp::create(rw, loc, second, c(16)));
+  }
+  auto layout = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row);
+  auto shape = NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8);
+  auto b16 =
+      NVVM::LdStMatrixEltTypeAttr::get(ctx, NVVM::LdStMatrixEltType::B16);
+  for (int64_t w = 0; w < tt.waves; ++w) {
+    ValueRange totals = op.getTotals().slice(w * tt.parts, tt.parts);
+    for (int64_t p = 0; 2 * p < groups; ++p) {
+      const bool x4 = 2 * p + 1 < groups;
+      Value offset;
+      if (swizzled) {
+        int64_t chunk = 2 * p / 8, firstPiece = 2 * p % 8;
+        Value piece = arith::XOrIOp::create(rw, loc, x4 ? piece4 : piece2,
+                                            c(firstPiece * 16));
+        offset = arith::AddIOp::create(
+            rw, loc, arith::AddIOp::create(rw, loc, x4 ? base4 : base2, piece),
+            c(chunk * bm * 128 + w * tt.waveRows * 128));
+      } else {
+        offset = arith::AddIOp::create(
+            rw, loc, x4 ? base4 : base2,
+            c(32 * p + w * tt.waveRows * bn * 2));
+      }
+      Value addr = LLVM::GEPOp::create(rw, loc, staging.getType(), i8, staging,
+                                       ArrayRef<LLVM::GEPArg>{offset});
+      SmallVector<Value, 4> sources;
+      for (int64_t j = 2 * p; j < 2 * p + (x4 ? 2 : 1); ++j)
+        for (int64_t h = 0; h < 2; ++h)
+          sources.push_back(
+              packedPair(rw, loc, totals, tt.groupsPerPart, j, h));
+      NVVM::StMatrixOp::create(rw, loc, addr, sources, layout, shape, b16);
+    }
+  }
+}
+
 /// The staging half of an epilogue: the leader (epilogueLeader) waits until
 /// the previous tile's TMA store has read the staging tile, the consumers
 /// meet at the epilogue's barrier (epilogueBarrier), and each thread writes
@@ -337,6 +433,10 @@ Value writeStaging(EpilogueStoreOp op, bool swizzled, bool f32,
                                          rw.getUnitAttr());
   }
   epilogueBarrier(op, rw);
+  if (op.getStmatrix() && !f32) {
+    writeStagingStmatrix(op, swizzled, rw);
+    return leader;
+  }
   for (int64_t w = 0; w < waves; ++w) {
     ValueRange totals = op.getTotals().slice(w * parts, parts);
     for (int64_t j = 0; j < bn / 8; ++j) {
@@ -376,17 +476,8 @@ void copyOutRows(EpilogueStoreOp op, bool swizzled, PatternRewriter &rw) {
   // effects, so that no address is computed before the copy: LLVM hoisted
   // all 2 x 12 piece addresses (48 registers) above the main loop, and
   // ptxas spilled at 128x192 (92-152 bytes).
-  auto opaque = [&](Value v) -> Value {
-    return LLVM::InlineAsmOp::create(
-               rw, loc, rw.getI32Type(), ValueRange{v}, "mov.u32 $0, $1;",
-               "=r,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
-               LLVM::tailcallkind::TailCallKind::None,
-               /*asm_dialect=*/LLVM::AsmDialectAttr(),
-               /*operand_attrs=*/ArrayAttr())
-        .getResult(0);
-  };
-  Value tid = opaque(op.getTid());
-  Value group = opaque(op.getGroup());
+  Value tid = opaqueI32(rw, loc, op.getTid());
+  Value group = opaqueI32(rw, loc, op.getGroup());
   Value cols = arith::SubIOp::create(rw, loc, c(ld), op.getN0());
   // Element (0, 0) of the tile: (group * m_max + m0) * ld + n0, in i64.
   auto wide = [&](Value v) -> Value {

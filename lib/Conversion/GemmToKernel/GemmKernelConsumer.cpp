@@ -372,6 +372,8 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
         store.setReduceAdd(true);
       if (l.epilogueWarpgroup)
         store.setPerWarpgroup(true);
+      if (l.stagingStmatrix)
+        store.setStmatrix(true);
     };
     if (inTail) {
       // A split tail tile: rank 1's partial sums join rank 0's, which

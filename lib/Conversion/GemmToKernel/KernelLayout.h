@@ -107,6 +107,11 @@ struct KernelLayout {
   /// 'auto' (kernel name _ew / _et).
   bool epilogueWarpgroup = false;
   bool epilogueSyncOverride = false;
+  /// bf16 output: the epilogue writes the staging tile with stmatrix
+  /// (dgemm-lower-to-kernel{staging-store}); stagingStoreOverride: chosen
+  /// against 'auto' (kernel name _sx, or _sst for shared).
+  bool stagingStmatrix = false;
+  bool stagingStoreOverride = false;
   /// The warpgroup index taken from lane 0 (shfl.sync), which ptxas knows
   /// to be warp-uniform (dgemm-lower-to-kernel{uniform-warpgroup}).
   bool uniformWarpgroup = false;

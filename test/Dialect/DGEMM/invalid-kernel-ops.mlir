@@ -132,3 +132,13 @@ llvm.func @store_rows_f32(%t: !frag8, %s: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i3
   dgemm.epilogue_store (%t), %s, %map[%n0, %m0, %g] tid %tid rows %r at %d[%mm] : !llvm.ptr<1> {block_m = 64 : i32, block_n = 16 : i32, consumers = 1 : i32, ld = 16 : i32, f32} : (!frag8), !llvm.ptr
   llvm.return
 }
+
+// -----
+
+!frag32 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32,
+                        f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+llvm.func @stmatrix_needs_bf16(%t: !frag32, %s: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %tid: i32) {
+  // expected-error @+1 {{stmatrix stores 16-bit elements: it needs a bf16 output (not f32)}}
+  dgemm.epilogue_store (%t), %s, %map[%n0, %m0] tid %tid {block_m = 64 : i32, block_n = 64 : i32, consumers = 1 : i32, f32, stmatrix} : (!frag32), !llvm.ptr
+  llvm.return
+}

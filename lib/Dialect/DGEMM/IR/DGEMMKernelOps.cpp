@@ -113,6 +113,9 @@ LogicalResult EpilogueStoreOp::verify() {
                          << " with block_n = " << bn;
   if (getReduceAdd() && !getF32())
     return emitOpError() << "reduce_add needs an f32 output (f32)";
+  if (getStmatrix() && getF32())
+    return emitOpError() << "stmatrix stores 16-bit elements: it needs a "
+                            "bf16 output (not f32)";
   if (getDPolicy() && getReduceAdd())
     return emitOpError() << "d_policy is for TMA stores, not reduce_add";
   if (getPerWarpgroup() && (getRows() || getBlockM() != 64 * getConsumers()))

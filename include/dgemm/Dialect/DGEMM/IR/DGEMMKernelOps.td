@@ -171,6 +171,12 @@ def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store",
     With `d_policy` (an L2 cache policy made by `createpolicy`) the TMA
     stores (not reduce-add, not the copy of a tile's valid rows) carry it
     as their `.L2::cache_hint`.
+
+    With `stmatrix` (bf16 only) each warp writes its rows of the staging
+    tile with `stmatrix.sync.aligned.m8n8.x4` (16 rows x 16 columns, its
+    registers of two 8-column groups, per instruction; `.x2` for a last
+    odd group) instead of one 4-byte shared store per register pair: the
+    same bytes at the same places, a quarter of the store instructions.
   }];
   let arguments = (ins Variadic<LLVM_AnyStruct>:$totals, DGEMM_SharedPtr:$staging,
                        LLVM_AnyPointer:$d_map, I32:$n0, I32:$m0,
@@ -182,7 +188,7 @@ def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store",
                        DefaultValuedAttr<I32Attr, "0">:$swizzle,
                        DefaultValuedAttr<I32Attr, "0">:$ld,
                        UnitAttr:$f32, UnitAttr:$reduce_add,
-                       UnitAttr:$per_warpgroup);
+                       UnitAttr:$per_warpgroup, UnitAttr:$stmatrix);
   let assemblyFormat = [{
     `(` $totals `)` `,` $staging `,` $d_map `[` $n0 `,` $m0 (`,` $group^)? `]` `tid` $tid
     (`rows` $rows^ `at` $d `[` $m_max `]` `:` type($d))?
