@@ -473,3 +473,35 @@ llvm.func @epilogue_stmatrix_swizzled(%t: !frag64, %staging: !llvm.ptr<3>, %map:
   llvm.return
 }
 }
+
+// -----
+
+// stmatrix staging of a tile of two row waves (block M 256, two consumers):
+// every 8-column group as an .x2 of its two packs (ptxas spilled with .x4
+// there); wave 1's rows are 128 rows (128 * 16 * 2 bytes) further down.
+// CHECK-LABEL: llvm.func @epilogue_stmatrix_waves
+// CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
+// CHECK: %[[BASE:.+]] = arith.muli %{{.+}}, %c32_i32
+// CHECK: %[[P0:.+]] = llvm.getelementptr %arg2[%[[BASE]]]
+// CHECK: llvm.extractvalue %arg0[0]
+// CHECK: nvvm.stmatrix %[[P0]], %{{[^,]+}}, %{{[^,]+}} {{.+}} : !llvm.ptr<3>, i32, i32
+// CHECK: %[[O1:.+]] = arith.addi %[[BASE]], %c16_i32
+// CHECK: llvm.getelementptr %arg2[%[[O1]]]
+// CHECK: llvm.extractvalue %arg0[4]
+// CHECK: nvvm.stmatrix {{.+}} : !llvm.ptr<3>, i32, i32
+// CHECK: %[[O2:.+]] = arith.addi %[[BASE]], %c4096_i32
+// CHECK: llvm.getelementptr %arg2[%[[O2]]]
+// CHECK: llvm.extractvalue %arg1[0]
+// CHECK: nvvm.stmatrix {{.+}} : !llvm.ptr<3>, i32, i32
+// CHECK: %[[O3:.+]] = arith.addi %[[BASE]], %c4112_i32
+// CHECK: llvm.getelementptr %arg2[%[[O3]]]
+// CHECK: llvm.extractvalue %arg1[4]
+// CHECK: nvvm.stmatrix {{.+}} : !llvm.ptr<3>, i32, i32
+// CHECK-NOT: nvvm.stmatrix
+// CHECK: nvvm.fence.proxy
+gpu.module @k {
+llvm.func @epilogue_stmatrix_waves(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %u: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %staging: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %tid: i32) {
+  dgemm.epilogue_store (%t, %u), %staging, %map[%n0, %m0] tid %tid {block_m = 256 : i32, block_n = 16 : i32, consumers = 2 : i32, stmatrix} : (!llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>), !llvm.ptr
+  llvm.return
+}
+}

@@ -1,7 +1,5 @@
 // staging-store: 'stmatrix' has the bf16 epilogue write the staging tile
-// with stmatrix (the epilogue op's `stmatrix`; the kernel name ends in _sx,
-// or the second tile shape's suffix does where only that shape takes it),
-// in kernels of one row wave only (at block M 256 ptxas spilled with it);
+// with stmatrix (the epilogue op's `stmatrix`; the kernel name ends in _sx);
 // f32 outputs keep their stores. 'auto' (the default) and 'shared' keep the
 // 4-byte shared stores.
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=staging-store=stmatrix | FileCheck %s
@@ -34,12 +32,17 @@ func.func @bm128(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1, 
 
 // -----
 
-// Block M 256 (two row waves): the option leaves it as it is.
-// CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm256_bn128_s3_g16_c128(
+// Block M 256 (two row waves) takes it too (.x2 stores: dgemm-to-nvvm.mlir):
+// 2 waves x 16 groups per thread per tile.
+// CHECK-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm256_bn128_s3_g16_c128_sx(
 // CHECK: dgemm.epilogue_store
-// CHECK-SAME: consumers = 2 : i32, swizzle = 128 : i32}
+// CHECK-SAME: consumers = 2 : i32, stmatrix, swizzle = 128 : i32}
 // CHECK: llvm.return
 // AUTO-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm256_bn128_s3_g16_c128(
+// NVVM-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm256_bn128_s3_g16_c128_sx(
+// NVVM-COUNT-32: nvvm.stmatrix {{.+}} : !llvm.ptr<3>, i32, i32
+// NVVM-NOT: nvvm.stmatrix
+// NVVM: llvm.return
 func.func @bm256(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1, ?]>>,
     %b: memref<7168x2048xf8E4M3FN>, %sb: memref<56x16xf32>, %d: memref<?x7168xbf16>) {
   dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x2048xf8E4M3FN>, memref<?x16xf32, strided<[1, ?]>>,
@@ -68,16 +71,14 @@ func.func @wgrad(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1, 
 
 // -----
 
-// The masked layout with two tile shapes: the first (block M 256) keeps its
-// stores, the second (128x64) takes stmatrix, and the name says so after
-// the second shape's suffix. Both store through the staging tile with
-// `rows` (a tile crossing masked_m is copied out of it by the threads).
-// CHECK-LABEL: llvm.func @dgemm_grouped_masked_g4_n512_k512_bm256_bn128_s3_g1_c16_alt128x64s4c24_sx(
+// The masked layout with two tile shapes: both take it. Both store through
+// the staging tile with `rows` (a tile crossing masked_m is copied out of it
+// by the threads).
+// CHECK-LABEL: llvm.func @dgemm_grouped_masked_g4_n512_k512_bm256_bn128_s3_g1_c16_sx_alt128x64s4c24(
 // CHECK: dgemm.epilogue_store
 // CHECK-SAME: rows
 // CHECK-SAME: block_m = 256 : i32
-// CHECK-NOT: stmatrix
-// CHECK-SAME: swizzle = 128 : i32
+// CHECK-SAME: ld = 512 : i32, stmatrix, swizzle = 128 : i32
 // CHECK: dgemm.epilogue_store
 // CHECK-SAME: rows
 // CHECK-SAME: block_m = 128 : i32

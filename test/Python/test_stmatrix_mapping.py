@@ -30,32 +30,36 @@ def shared_stores(bm, bn, consumers, swizzled):
 
 
 def stmatrix_stores(bm, bn, consumers, swizzled):
-    """The same map for stmatrix: pair p of groups (2p, 2p + 1), sources
-    (2p, 0), (2p, 1), (2p + 1, 0), (2p + 1, 1) as matrices 0-3 (.x2: the
-    first two for a last odd group); lane l addresses row l % 8 of matrix
-    l / 8; in matrix q, lane l's source holds row l / 4, bytes 4 * (l % 4).
-    Addresses as the lowering computes them."""
+    """The same map for stmatrix: with one row wave, groups in pairs (g, g +
+    1), g even, sources (g, 0), (g, 1), (g + 1, 0), (g + 1, 1) as matrices
+    0-3 of an .x4; a last odd group, and every group at two row waves, as an
+    .x2 of its two packs. Lane l addresses row l % 8 of matrix l / 8; in
+    matrix q, lane l's source holds row l / 4, bytes 4 * (l % 4). Addresses
+    as the lowering computes them."""
     wave_rows = 64 * consumers
+    waves = bm // wave_rows
     groups = bn // 8
     out = {}
-    for w in range(bm // wave_rows):
-        for p in range((groups + 1) // 2):
-            x4 = 2 * p + 1 < groups
+    for w in range(waves):
+        g = 0
+        while g < groups:
+            x4 = waves == 1 and g + 1 < groups
             for warp in range(4 * consumers):
                 addr = []
                 for lane in range(32):
                     second = lane // 16 if x4 else 0
                     row = 16 * warp + 8 * ((lane // 8) & 1) + lane % 8
                     if swizzled:
-                        piece = ((2 * p % 8) * 16) ^ ((second ^ (lane % 8)) * 16)
-                        a = row * 128 + piece + (2 * p // 8) * bm * 128 + w * wave_rows * 128
+                        piece = ((g % 8) * 16) ^ ((second ^ (lane % 8)) * 16)
+                        a = row * 128 + piece + (g // 8) * bm * 128 + w * wave_rows * 128
                     else:
-                        a = row * 2 * bn + 16 * second + 32 * p + w * wave_rows * bn * 2
+                        a = row * 2 * bn + 16 * second + 16 * g + w * wave_rows * bn * 2
                     addr.append(a)
                 for q in range(4 if x4 else 2):
                     for lane in range(32):
-                        key = (32 * warp + lane, w, 2 * p + q // 2, q & 1)
+                        key = (32 * warp + lane, w, g + q // 2, q & 1)
                         out[key] = addr[8 * q + lane // 4] + 4 * (lane % 4)
+            g += 2 if x4 else 1
     return out
 
 

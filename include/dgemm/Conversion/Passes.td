@@ -181,8 +181,8 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "bf16 output: how the consumers write the output tile into the "
            "staging tile before its TMA store: 'stmatrix' (stmatrix.x4, 16 "
            "rows x 16 columns per warp instruction; the kernel name ends in "
-           "_sx; kernels of one row wave only: at block M 256 ptxas spills "
-           "with it), 'shared' (one 4-byte st.shared per register pair); "
+           "_sx; .x2 per 8-column group at block M 256, where ptxas spilled "
+           "with .x4), 'shared' (one 4-byte st.shared per register pair); "
            "'auto' (the default): shared, until stmatrix is measured on the "
            "GPU">,
     Option<"maskedWalk", "masked-walk", "std::string", /*default=*/"\"groups\"",

@@ -12,8 +12,8 @@
 //                           store or reduce-add by thread 0 (not waited for:
 //                           it drains during the next tile; per_warpgroup:
 //                           each warpgroup's rows by its first thread)
-//                           (with `stmatrix`: stmatrix.x4 instead of the
-//                           bf16 shared stores)
+//                           (with `stmatrix`: stmatrix.x4, or .x2 at two
+//                           row waves, instead of the bf16 shared stores)
 //                           (with `rows`, a tile with fewer valid rows:
 //                           predicated 16-byte copies by the threads instead)
 //   dgemm.epilogue_store_rows -> bf16x2 packing, predicated global stores
@@ -254,20 +254,22 @@ Value epilogueLeader(EpilogueStoreOp op, PatternRewriter &rw) {
                                i32c(rw, loc, 0));
 }
 
-/// The bf16 staging stores of an epilogue with `stmatrix`: per row wave w
-/// and pair p of 8-column groups (2p, 2p + 1), one
-/// `stmatrix.m8n8.x4` per warp whose sources are the packs (j, h) = (2p, 0),
-/// (2p, 1), (2p + 1, 0), (2p + 1, 1), the 8x8 matrices {rows 0-7 of the
-/// warp's 16, group 2p}, {rows 8-15, 2p}, {rows 0-7, 2p + 1}, {rows 8-15,
-/// 2p + 1} (HOPPER-FACTS.md, "stmatrix mapping"); a last odd group takes
-/// `.x2` with its two packs. Lane l gives the address of row l % 8 of
-/// matrix l / 8: tile row R = 16 * warp + 8 * ((l / 8) & 1) + l % 8, group
-/// g = 2p + l / 16 (2p for .x2), at the offsets writeStaging uses:
+/// The bf16 staging stores of an epilogue with `stmatrix`. Per row wave w,
+/// a tile of one row wave takes its 8-column groups in pairs (2p, 2p + 1):
+/// one `stmatrix.m8n8.x4` per warp whose sources are the packs (j, h) =
+/// (2p, 0), (2p, 1), (2p + 1, 0), (2p + 1, 1), the 8x8 matrices {rows 0-7
+/// of the warp's 16, group 2p}, {rows 8-15, 2p}, {rows 0-7, 2p + 1}, {rows
+/// 8-15, 2p + 1} (HOPPER-FACTS.md, "stmatrix mapping"); a last odd group,
+/// and every group of a tile of two row waves (block M 256, where ptxas
+/// spilled with .x4 and did not with .x2), takes `.x2` with its two packs.
+/// Lane l gives the address of row l % 8 of matrix l / 8: tile row R = 16 *
+/// warp + 8 * ((l / 8) & 1) + l % 8, group g + l / 16 for the .x4 of pair
+/// (g, g + 1), g for an .x2 of group g, at the offsets writeStaging uses:
 ///   row-major: (R * BN + 8g) * 2
 ///   swizzled:  (g / 8) * BM * 128 + R * 128 + ((g % 8) ^ (R % 8)) * 16
-/// With g % 8 = 2p % 8 + l / 16 (2p % 8 is even) and R % 8 = l % 8, the
-/// swizzled piece is (2p % 8) ^ ((l / 16) ^ (l % 8)): a per-lane value
-/// XORed with a constant per p.
+/// With R % 8 = l % 8 and, for an .x4, g even (so (g + l / 16) % 8 = g % 8
+/// + l / 16), the swizzled piece is (g % 8) ^ (l / 16) ^ (l % 8) (.x2: (g %
+/// 8) ^ (l % 8)): a per-lane value XORed with a constant per store.
 void writeStagingStmatrix(EpilogueStoreOp op, bool swizzled,
                           PatternRewriter &rw) {
   Location loc = op.getLoc();
@@ -275,6 +277,7 @@ void writeStagingStmatrix(EpilogueStoreOp op, bool swizzled,
   Value staging = op.getStaging();
   const int64_t bm = op.getBlockM(), bn = op.getBlockN(), groups = bn / 8;
   const TileTotals tt(op);
+  const bool pairs = tt.waves == 1;
   Type i8 = rw.getI8Type();
   auto c = [&](int64_t v) { return i32c(rw, loc, v); };
   Value warp = arith::DivUIOp::create(rw, loc, op.getTid(), c(32));
@@ -287,19 +290,21 @@ void writeStagingStmatrix(EpilogueStoreOp op, bool swizzled,
       rw, loc, arith::MulIOp::create(rw, loc, warp, c(16)),
       arith::AddIOp::create(rw, loc, arith::MulIOp::create(rw, loc, half, c(8)),
                             l8));
-  // The lane's byte offset for p = 0 and wave 0, with its group 2p + l / 16
-  // (x4) or 2p (x2).
+  // The lane's byte offset for group 0 and wave 0: base4 and piece4 with
+  // its group l / 16 (.x4), base2 and piece2 with group 0 (.x2).
   Value base4, base2, piece4, piece2;
   if (swizzled) {
     Value rowBytes = arith::MulIOp::create(rw, loc, row, c(128));
-    piece4 = arith::MulIOp::create(
-        rw, loc, arith::XOrIOp::create(rw, loc, second, l8), c(16));
+    if (pairs)
+      piece4 = arith::MulIOp::create(
+          rw, loc, arith::XOrIOp::create(rw, loc, second, l8), c(16));
     piece2 = arith::MulIOp::create(rw, loc, l8, c(16));
     base4 = base2 = rowBytes;
   } else {
     base2 = arith::MulIOp::create(rw, loc, row, c(2 * bn));
-    base4 = arith::AddIOp::create(
-        rw, loc, base2, arith::MulIOp::create(rw, loc, second, c(16)));
+    if (pairs)
+      base4 = arith::AddIOp::create(
+          rw, loc, base2, arith::MulIOp::create(rw, loc, second, c(16)));
   }
   auto layout = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row);
   auto shape = NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8);
@@ -307,28 +312,27 @@ void writeStagingStmatrix(EpilogueStoreOp op, bool swizzled,
       NVVM::LdStMatrixEltTypeAttr::get(ctx, NVVM::LdStMatrixEltType::B16);
   for (int64_t w = 0; w < tt.waves; ++w) {
     ValueRange totals = op.getTotals().slice(w * tt.parts, tt.parts);
-    for (int64_t p = 0; 2 * p < groups; ++p) {
-      const bool x4 = 2 * p + 1 < groups;
+    for (int64_t g = 0; g < groups;) {
+      const bool x4 = pairs && g + 1 < groups;
       Value offset;
       if (swizzled) {
-        int64_t chunk = 2 * p / 8, firstPiece = 2 * p % 8;
         Value piece = arith::XOrIOp::create(rw, loc, x4 ? piece4 : piece2,
-                                            c(firstPiece * 16));
+                                            c(g % 8 * 16));
         offset = arith::AddIOp::create(
-            rw, loc, arith::AddIOp::create(rw, loc, x4 ? base4 : base2, piece),
-            c(chunk * bm * 128 + w * tt.waveRows * 128));
+            rw, loc, arith::AddIOp::create(rw, loc, base2, piece),
+            c(g / 8 * bm * 128 + w * tt.waveRows * 128));
       } else {
-        offset = arith::AddIOp::create(
-            rw, loc, x4 ? base4 : base2,
-            c(32 * p + w * tt.waveRows * bn * 2));
+        offset = arith::AddIOp::create(rw, loc, x4 ? base4 : base2,
+                                       c(16 * g + w * tt.waveRows * bn * 2));
       }
       Value addr = LLVM::GEPOp::create(rw, loc, staging.getType(), i8, staging,
                                        ArrayRef<LLVM::GEPArg>{offset});
       SmallVector<Value, 4> sources;
-      for (int64_t j = 2 * p; j < 2 * p + (x4 ? 2 : 1); ++j)
+      const int64_t next = g + (x4 ? 2 : 1);
+      for (; g < next; ++g)
         for (int64_t h = 0; h < 2; ++h)
           sources.push_back(
-              packedPair(rw, loc, totals, tt.groupsPerPart, j, h));
+              packedPair(rw, loc, totals, tt.groupsPerPart, g, h));
       NVVM::StMatrixOp::create(rw, loc, addr, sources, layout, shape, b16);
     }
   }

@@ -337,11 +337,10 @@ struct LowerToKernelPass
          (epilogueSync == "auto" && autoEpilogueWarpgroup));
     layout.epilogueSyncOverride =
         layout.epilogueWarpgroup != autoEpilogueWarpgroup;
-    // stmatrix for the bf16 staging stores, where a consumer holds one row
-    // wave: at block M 256 (two waves) ptxas spilled 12-36 bytes in the
-    // masked kernels and 72-124 in the normal ones with it. Not measured
-    // on the GPU yet, so 'auto' keeps the 4-byte shared stores.
-    const bool stmatrixFits = !layout.f32Out && layout.rowWaves == 1;
+    // stmatrix for the bf16 staging stores (.x2 at block M 256, where
+    // ptxas spilled with .x4: DGEMMToNVVM's writeStagingStmatrix). Not
+    // measured on the GPU yet, so 'auto' keeps the 4-byte shared stores.
+    const bool stmatrixFits = !layout.f32Out;
     const bool autoStmatrix = false;
     layout.stagingStmatrix =
         stmatrixFits && (stagingStore == "stmatrix" ||

@@ -174,9 +174,11 @@ def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store",
 
     With `stmatrix` (bf16 only) each warp writes its rows of the staging
     tile with `stmatrix.sync.aligned.m8n8.x4` (16 rows x 16 columns, its
-    registers of two 8-column groups, per instruction; `.x2` for a last
-    odd group) instead of one 4-byte shared store per register pair: the
-    same bytes at the same places, a quarter of the store instructions.
+    registers of two 8-column groups, per instruction; `.x2`, one group,
+    for a last odd group and for every group of a tile of two row waves)
+    instead of one 4-byte shared store per register pair: the same bytes
+    at the same places, a quarter (a half with `.x2`) of the store
+    instructions.
   }];
   let arguments = (ins Variadic<LLVM_AnyStruct>:$totals, DGEMM_SharedPtr:$staging,
                        LLVM_AnyPointer:$d_map, I32:$n0, I32:$m0,
