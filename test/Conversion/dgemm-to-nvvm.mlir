@@ -480,6 +480,8 @@ llvm.func @epilogue_stmatrix_swizzled(%t: !frag64, %staging: !llvm.ptr<3>, %map:
 // every 8-column group as an .x2 of its two packs (ptxas spilled with .x4
 // there); wave 1's rows are 128 rows (128 * 16 * 2 bytes) further down.
 // CHECK-LABEL: llvm.func @epilogue_stmatrix_waves
+// STORES-LABEL: llvm.func @epilogue_stmatrix_waves
+// STORES-NOT: llvm.store
 // CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
 // CHECK: %[[BASE:.+]] = arith.muli %{{.+}}, %c32_i32
 // CHECK: %[[P0:.+]] = llvm.getelementptr %arg2[%[[BASE]]]
@@ -502,6 +504,38 @@ llvm.func @epilogue_stmatrix_swizzled(%t: !frag64, %staging: !llvm.ptr<3>, %map:
 gpu.module @k {
 llvm.func @epilogue_stmatrix_waves(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %u: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %staging: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %tid: i32) {
   dgemm.epilogue_store (%t, %u), %staging, %map[%n0, %m0] tid %tid {block_m = 256 : i32, block_n = 16 : i32, consumers = 2 : i32, stmatrix} : (!llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>), !llvm.ptr
+  llvm.return
+}
+}
+
+// -----
+
+// Per-warpgroup epilogue of a tile of two row waves (block M 256): warpgroup
+// w's rows are 64w.. of each wave; its first thread stores them as one box
+// of 64 rows per wave (row-major block N 16: 64 * 32 bytes into the tile for
+// warpgroup 1, wave 1 128 rows = 4096 bytes further down, at m0 + 64w and
+// m0 + 64w + 128).
+// CHECK-LABEL: llvm.func @epilogue_per_warpgroup_waves
+// STORES-LABEL: llvm.func @epilogue_per_warpgroup_waves
+// STORES-COUNT-8: llvm.store %{{.+}}, %{{.+}} : i32, !llvm.ptr<3>
+// STORES-NOT: llvm.store
+// CHECK: %[[BAR:.+]] = arith.addi %{{.+}}, %c7_i32
+// CHECK: nvvm.barrier id = %[[BAR]] number_of_threads = %c128_i32
+// CHECK: nvvm.fence.proxy
+// CHECK: nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
+// CHECK: scf.if
+// CHECK: %[[OFF:.+]] = arith.muli %[[WG:.+]], %c2048_i32
+// CHECK: %[[SRC0:.+]] = llvm.getelementptr %arg2[%[[OFF]]]
+// CHECK: %[[M0:.+]] = arith.muli %[[WG]], %c64_i32
+// CHECK: %[[ROW0:.+]] = arith.addi %arg5, %[[M0]]
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %arg3, %[[SRC0]], box[%arg4, %[[ROW0]]]
+// CHECK: %[[SRC1:.+]] = llvm.getelementptr %[[SRC0]][4096]
+// CHECK: %[[ROW1:.+]] = arith.addi %[[ROW0]], %c128_i32
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %arg3, %[[SRC1]], box[%arg4, %[[ROW1]]]
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+gpu.module @k {
+llvm.func @epilogue_per_warpgroup_waves(%t: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %u: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %staging: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %tid: i32) {
+  dgemm.epilogue_store (%t, %u), %staging, %map[%n0, %m0] tid %tid {block_m = 256 : i32, block_n = 16 : i32, consumers = 2 : i32, per_warpgroup} : (!llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>), !llvm.ptr
   llvm.return
 }
 }

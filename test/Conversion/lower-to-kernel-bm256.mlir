@@ -3,6 +3,25 @@
 // RUN: not dgemm-opt %s --dgemm-lower-to-kernel=consumer-registers=100 2>&1 | FileCheck %s --check-prefix=BADREGS
 // RUN: not dgemm-opt %s --dgemm-lower-to-kernel=epilogue-swizzle=maybe 2>&1 | FileCheck %s --check-prefix=BADSWIZZLE
 // RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=epilogue-swizzle=off stage-unroll=off" | FileCheck %s --check-prefix=NOSWIZZLE
+// RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=epilogue-sync=warpgroup stage-unroll=off" | FileCheck %s --check-prefix=EW
+// RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=epilogue-sync=warpgroup stage-unroll=off" --convert-dgemm-to-nvvm | FileCheck %s --check-prefix=EWNVVM
+
+// epilogue-sync=warpgroup at block M 256 (not auto's choice there: _ew):
+// each warpgroup stores its two row waves' 64 rows as boxes of 64 rows, so
+// D's box is 64 rows high; each meets its own barrier 7 + w, and its first
+// thread stores 2 waves x 2 chunks of 64 columns.
+// EW-LABEL: llvm.func @dgemm_gemm_n7168_k16384_bm256_bn128_s3_g16_c132{{(_nsu)?}}_ew(
+// EW-SAME: {box = [64, 64], dims = [1, 0], dtype = "bf16", kind = "tensor_map", operand = 4 : i64, swizzle = 128 : i64}
+// EW: dgemm.epilogue_store
+// EW-SAME: block_m = 256 : i32, block_n = 128 : i32, consumers = 2 : i32, per_warpgroup, swizzle = 128 : i32}
+// EWNVVM-LABEL: llvm.func @dgemm_gemm_n7168_k16384_bm256_bn128_s3_g16_c132{{(_nsu)?}}_ew(
+// EWNVVM: %[[BAR:.+]] = arith.addi %{{.+}}, %c7_i32
+// EWNVVM-NEXT: nvvm.barrier id = %[[BAR]] number_of_threads = %c128_i32
+// EWNVVM: %[[BAR2:.+]] = arith.addi %{{.+}}, %c7_i32
+// EWNVVM-NEXT: nvvm.barrier id = %[[BAR2]] number_of_threads = %c128_i32
+// EWNVVM-NOT: nvvm.barrier
+// EWNVVM-COUNT-4: nvvm.cp.async.bulk.tensor.global.shared.cta
+// EWNVVM-NEXT: nvvm.cp.async.bulk.commit.group
 
 // consumer-registers overrides the split (and names the kernel after it).
 // R224: llvm.func @dgemm_gemm_n7168_k16384_bm256_bn128_s3_g16_c132{{(_nsu)?}}_r224(

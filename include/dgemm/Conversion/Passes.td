@@ -145,13 +145,14 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
     Option<"epilogueSync", "epilogue-sync", "std::string",
            /*default=*/"\"auto\"",
            "'warpgroup': each consumer warpgroup stages its own rows of the "
-           "output tile and its first thread stores them (a box of block_m / "
-           "consumers rows), meeting only its own named barrier, so that the "
+           "output tile and its first thread stores them (boxes of 64 rows), "
+           "meeting only its own named barrier, so that the "
            "two consumers need not wait for each other at the epilogue; "
            "'tile': both meet at one barrier and thread 0 stores the tile; "
            "'auto' (the default): warpgroup for bf16 outputs, tile for f32. "
-           "Only where each warpgroup holds whole rows of the tile (one row "
-           "wave, no K split, no split tail, no ping-pong, not masked)">,
+           "Only where each warpgroup holds whole rows of the tile (no K "
+           "split, no split tail, no ping-pong, not masked); at block M 256 "
+           "(two row waves) 'auto' is tile, not yet measured">,
     Option<"uniformWarpgroup", "uniform-warpgroup", "std::string",
            /*default=*/"\"auto\"",
            "'on' takes the warpgroup index (thread index / 128) from lane 0 "

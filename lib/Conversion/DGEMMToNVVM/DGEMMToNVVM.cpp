@@ -580,12 +580,15 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
       auto store = scf::IfOp::create(rw, loc, leader, false);
       OpBuilder::InsertionGuard g(rw);
       rw.setInsertionPointToStart(store.thenBlock());
-      // Per warpgroup: warpgroup w's 64 rows, 64w rows into each chunk (or
-      // into the row-major tile), at m0 + 64w.
+      // Per warpgroup: warpgroup w's 64 rows of each row wave v, 64w +
+      // v * waveRows rows into each chunk (or into the row-major tile), at
+      // m0 + 64w + v * waveRows: one box of 64 rows per wave and chunk.
+      const TileTotals tt(op);
+      const bool own = op.getPerWarpgroup();
+      const int64_t rowBytes = swizzled ? 128 : bn * e;
       Value staging = op.getStaging(), m0 = op.getM0();
-      if (op.getPerWarpgroup()) {
+      if (own) {
         Value wg = warpgroupOf(op, rw);
-        int64_t rowBytes = swizzled ? 128 : bn * e;
         staging = LLVM::GEPOp::create(
             rw, loc, staging.getType(), i8, staging,
             ArrayRef<LLVM::GEPArg>{
@@ -594,32 +597,41 @@ struct EpilogueStoreLowering : OpRewritePattern<EpilogueStoreOp> {
         m0 = arith::AddIOp::create(
             rw, loc, m0, arith::MulIOp::create(rw, loc, wg, c(64)));
       }
-      // One box of the whole tile, or one per 128-byte column chunk.
+      // One box of the whole tile (of each wave, per warpgroup), or one per
+      // 128-byte column chunk.
       int64_t boxes = swizzled ? bn / chunkCols : 1;
-      for (int64_t q = 0; q < boxes; ++q) {
-        Value src = q == 0 ? staging
-                           : LLVM::GEPOp::create(
-                                 rw, loc, staging.getType(), i8, staging,
-                                 ArrayRef<LLVM::GEPArg>{c(q * bm * 128)})
-                                 .getResult();
-        Value n0 = q == 0 ? op.getN0()
-                          : arith::AddIOp::create(rw, loc, op.getN0(),
-                                                  c(chunkCols * q))
+      for (int64_t v = 0; v < (own ? tt.waves : 1); ++v) {
+        for (int64_t q = 0; q < boxes; ++q) {
+          int64_t offset = q * bm * 128 + v * tt.waveRows * rowBytes;
+          Value src = offset == 0
+                          ? staging
+                          : LLVM::GEPOp::create(rw, loc, staging.getType(), i8,
+                                                staging,
+                                                ArrayRef<LLVM::GEPArg>{c(offset)})
                                 .getResult();
-        SmallVector<Value, 3> coords = {n0, m0};
-        if (op.getGroup())
-          coords.push_back(op.getGroup());
-        if (op.getReduceAdd())
-          NVVM::CpAsyncBulkTensorReduceOp::create(
-              rw, loc, op.getDMap(), src,
-              NVVM::TMAReduxKindAttr::get(ctx, NVVM::TMAReduxKind::ADD),
-              NVVM::TMAStoreModeAttr::get(ctx, NVVM::TMAStoreMode::TILE),
-              coords, Value());
-        else
-          NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-              rw, loc, op.getDMap(), src, coords, op.getDPolicy(),
-              NVVM::TMAStoreModeAttr::get(ctx, NVVM::TMAStoreMode::TILE),
-              Value());
+          Value n0 = q == 0 ? op.getN0()
+                            : arith::AddIOp::create(rw, loc, op.getN0(),
+                                                    c(chunkCols * q))
+                                  .getResult();
+          Value row0 = v == 0 ? m0
+                              : arith::AddIOp::create(rw, loc, m0,
+                                                      c(v * tt.waveRows))
+                                    .getResult();
+          SmallVector<Value, 3> coords = {n0, row0};
+          if (op.getGroup())
+            coords.push_back(op.getGroup());
+          if (op.getReduceAdd())
+            NVVM::CpAsyncBulkTensorReduceOp::create(
+                rw, loc, op.getDMap(), src,
+                NVVM::TMAReduxKindAttr::get(ctx, NVVM::TMAReduxKind::ADD),
+                NVVM::TMAStoreModeAttr::get(ctx, NVVM::TMAStoreMode::TILE),
+                coords, Value());
+          else
+            NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+                rw, loc, op.getDMap(), src, coords, op.getDPolicy(),
+                NVVM::TMAStoreModeAttr::get(ctx, NVVM::TMAStoreMode::TILE),
+                Value());
+        }
       }
       NVVM::CpAsyncBulkCommitGroupOp::create(rw, loc);
     };

@@ -200,9 +200,10 @@ struct KernelLayout {
   /// (its empty barrier counts their warps) and stores its rows (1 with the
   /// K split, where both warpgroups hold the same 64 rows).
   int64_t rowWarpgroups() const { return kSplit ? 1 : consumers; }
-  /// Rows of D's TMA box: the tile's, or one warpgroup's share of them.
+  /// Rows of D's TMA box: the tile's, or one warpgroup's share of a row
+  /// wave (64).
   int64_t dBoxRows() const {
-    return epilogueWarpgroup ? blockM / rowWarpgroups() : blockM;
+    return epilogueWarpgroup ? blockM / rowWarpgroups() / rowWaves : blockM;
   }
   /// producerRegs and consumerRegs (setmaxnreg) for the consumer count, row
   /// waves and epilogue staging (dSwizzle); get() calls it, and the

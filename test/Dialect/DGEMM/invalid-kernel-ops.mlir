@@ -23,9 +23,9 @@ llvm.func @rows_block_m(%t: !frag8, %d: !llvm.ptr<1>, %r: i32, %c: i32, %tid: i3
 
 // Per warpgroup needs one row wave: block M 256 with 2 consumers has two.
 !frag8 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
-llvm.func @store_per_warpgroup_waves(%t: !frag8, %u: !frag8, %s: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %tid: i32) {
-  // expected-error @+1 {{per_warpgroup needs one row wave (block_m = 64 * consumers) and no rows, got block_m = 256 with 2 consumers}}
-  dgemm.epilogue_store (%t, %u), %s, %map[%n0, %m0] tid %tid {block_m = 256 : i32, block_n = 16 : i32, consumers = 2 : i32, per_warpgroup} : (!frag8, !frag8), !llvm.ptr
+llvm.func @store_per_warpgroup_rows(%t: !frag8, %u: !frag8, %s: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %g: i32, %tid: i32, %r: i32, %d: !llvm.ptr<1>, %mm: i32) {
+  // expected-error @+1 {{per_warpgroup stores whole tiles by TMA: it cannot go with rows}}
+  dgemm.epilogue_store (%t, %u), %s, %map[%n0, %m0, %g] tid %tid rows %r at %d[%mm] : !llvm.ptr<1> {block_m = 256 : i32, block_n = 16 : i32, consumers = 2 : i32, ld = 16 : i32, per_warpgroup} : (!frag8, !frag8), !llvm.ptr
   llvm.return
 }
 

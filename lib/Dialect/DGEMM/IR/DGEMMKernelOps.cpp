@@ -118,11 +118,9 @@ LogicalResult EpilogueStoreOp::verify() {
                             "bf16 output (not f32)";
   if (getDPolicy() && getReduceAdd())
     return emitOpError() << "d_policy is for TMA stores, not reduce_add";
-  if (getPerWarpgroup() && (getRows() || getBlockM() != 64 * getConsumers()))
-    return emitOpError() << "per_warpgroup needs one row wave (block_m = 64 "
-                            "* consumers) and no rows, got block_m = "
-                         << getBlockM() << " with " << getConsumers()
-                         << " consumers" << (getRows() ? " and rows" : "");
+  if (getPerWarpgroup() && getRows())
+    return emitOpError() << "per_warpgroup stores whole tiles by TMA: it "
+                            "cannot go with rows";
   if (static_cast<bool>(getRows()) != static_cast<bool>(getD()) ||
       static_cast<bool>(getRows()) != static_cast<bool>(getMMax()))
     return emitOpError() << "rows, d and m_max go together (a tile with "

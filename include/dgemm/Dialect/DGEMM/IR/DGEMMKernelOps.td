@@ -161,11 +161,12 @@ def DGEMM_EpilogueStoreOp : DGEMM_KernelOp<"epilogue_store",
     asm statement keeps them there: none is live during the staging). The
     copy is not async: the next tile's staging waits at named barrier 1.
 
-    With `per_warpgroup` (one row wave, no `rows`): each consumer
-    warpgroup w stages its own 64 rows (rows 64w .. of every chunk) and
-    meets only its own named barrier (7 + w, 128 threads); its first thread
-    (tid 128w) waits for its previous stores and stores its rows at
-    (`n0`, `m0` + 64w) through a map whose box is 64 rows high. The two
+    With `per_warpgroup` (no `rows`): each consumer warpgroup w stages its
+    own rows (rows 64w .. of every chunk, and with two row waves rows
+    64 * consumers further down too) and meets only its own named barrier
+    (7 + w, 128 threads); its first thread (tid 128w) waits for its
+    previous stores and stores its rows at (`n0`, `m0` + 64w) (and `m0` +
+    64w + 64 * consumers) through a map whose box is 64 rows high. The two
     warpgroups do not wait for each other.
 
     With `d_policy` (an L2 cache policy made by `createpolicy`) the TMA
