@@ -21,7 +21,7 @@ llvm.func @rows_block_m(%t: !frag8, %d: !llvm.ptr<1>, %r: i32, %c: i32, %tid: i3
 
 // -----
 
-// Per warpgroup needs one row wave: block M 256 with 2 consumers has two.
+// Per warpgroup stores whole tiles by TMA: not with rows (the masked layout).
 !frag8 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
 llvm.func @store_per_warpgroup_rows(%t: !frag8, %u: !frag8, %s: !llvm.ptr<3>, %map: !llvm.ptr, %n0: i32, %m0: i32, %g: i32, %tid: i32, %r: i32, %d: !llvm.ptr<1>, %mm: i32) {
   // expected-error @+1 {{per_warpgroup stores whole tiles by TMA: it cannot go with rows}}
