@@ -38,5 +38,7 @@ rc=0
       python3 bench/probe_repeat_check.py --repeats=2 --config=block_m=256,block_n=128,stages=3,num_sms=16,lower.b-scale-copy=warpgroup 1024,2048,1024 2>&1 | tail -3 || rc=1
   fi
   echo "b-scale-copy: rc $rc"
+  exit $rc
 } 2>&1 | tee "$OUT/b-scale-copy.log"
-exit $rc
+# (rc was set in the group's subshell: its exit status carries it.)
+exit "${PIPESTATUS[0]}"

@@ -34,5 +34,7 @@ rc=0
       python3 bench/probe_repeat_check.py --repeats=1 --config=num_sms=22,lower.b-scale-prefetch=on 2048,2112,1024 2>&1 | tail -3 || rc=1
   fi
   echo "b-scale-prefetch: rc $rc"
+  exit $rc
 } 2>&1 | tee "$OUT/b-scale-prefetch.log"
-exit $rc
+# (rc was set in the group's subshell: its exit status carries it.)
+exit "${PIPESTATUS[0]}"

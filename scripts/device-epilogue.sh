@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The two epilogue options lowered on 2026-12-05 without a GPU to run them,
 # on the GPU machine (bundle carried, as for scripts/device-run.sh):
-#   run(command="bash scripts/device-epilogue.sh", carry=[".bundle"])
+#   run(command="PART=1 bash scripts/device-epilogue.sh", carry=[".bundle"])
+#   run(command="PART=2 bash scripts/device-epilogue.sh", carry=[".bundle"])
+# (PART=1: steps 1, 2 and the normal A/Bs; PART=2: the grouped A/Bs; both
+# together would pass the 10-minute limit of one call.)
 # - staging-store=stmatrix: the bf16 epilogue writing the staging tile with
 #   stmatrix (.x4; .x2 at block M 256) against the 4-byte shared stores;
 # - epilogue-sync=warpgroup at block M 256: each consumer warpgroup storing
@@ -16,7 +19,7 @@
 #    drawn sizes (stmatrix in both tile shapes, crossing tiles copied out of
 #    the staging tile) and the contiguous shapes (ab_masked_gap.py, with a
 #    control).
-# -> $OUT/epilogue.log, $OUT/bits.log
+# -> $OUT/epilogue-$PART.log, $OUT/bits.log
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-epilogue-cache
 cd "$root" || exit 2
@@ -26,6 +29,8 @@ ew=lower.epilogue-sync=warpgroup
 {
   nvidia-smi --query-gpu=name --format=csv,noheader
   echo "bundle $(cat /tmp/dgemm/dgemm/COMMIT)"
+  part=${PART:-all}
+  if [ "$part" != 2 ]; then
   echo "== bit for bit against the default epilogue"
   # The selected configs: 128x192 (swizzled, per-warpgroup epilogue),
   # 64x56 and 64x32 with the K split (row-major; 7 groups: an .x2),
@@ -55,12 +60,17 @@ ew=lower.epilogue-sync=warpgroup
   timeout 200 python3 bench/ab_kernel_ir.py --rounds=5 \
     "--lower=epilogue-sync=warpgroup;staging-store=stmatrix;epilogue-sync=warpgroup staging-store=stmatrix" \
     4096,7168,16384 4096,4096,7168 4096,7168,2048 || rc=1
+  fi
+  if [ "$part" != 1 ]; then
   echo "== masked, equal sizes, with a control"
   timeout 150 python3 bench/ab_masked_gap.py --all --rounds 5 --control --lower 'staging-store=stmatrix' || rc=1
   echo "== masked, drawn sizes"
   timeout 120 python3 bench/ab_masked_gap.py --all --drawn --rounds 5 --control --lower 'staging-store=stmatrix' || rc=1
   echo "== contiguous, equal sizes"
   timeout 240 python3 bench/ab_masked_gap.py --layout contiguous --all --rounds 5 --control --lower 'staging-store=stmatrix' || rc=1
+  fi
   echo "epilogue: rc $rc"
-} 2>&1 | tee "$OUT/epilogue.log"
-exit $rc
+  exit $rc
+} 2>&1 | tee "$OUT/epilogue-${PART:-all}.log"
+# (rc was set in the group's subshell: its exit status carries it.)
+exit "${PIPESTATUS[0]}"
