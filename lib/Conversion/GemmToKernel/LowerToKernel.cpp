@@ -550,11 +550,7 @@ struct LowerToKernelPass
         name += "_alt" + std::to_string(alt->blockM) + "x" +
                 std::to_string(alt->blockN) + "s" +
                 std::to_string(alt->stages) + "c" +
-                std::to_string(alt->maxCtas) +
-                // The second shape's stmatrix where the first has none
-                // (block M 256) shows too.
-                (alt->stagingStmatrix && !layout.stagingStmatrix ? "_sx"
-                                                                 : "");
+                std::to_string(alt->maxCtas);
       if (!kernels.lookupSymbol(name)) {
         OpBuilder b = OpBuilder::atBlockEnd(kernels.getBody());
         buildGemmKernel(b, op->getLoc(), name, layout, kSmemSymbol,
