@@ -6,6 +6,8 @@
 //                           first with scale-d = zero
 //   dgemm.promote        -> per register: fma(acc, sa(row) * sb(col group), t)
 //   dgemm.promote_cols   -> per register: fma(acc, sa(row) * sb(column), t)
+//   dgemm.add_bias       -> per 8-column group one vector<2xf32> global
+//                           load of the columns' bias, fadd per register
 //   dgemm.epilogue_store -> wait until the previous store read the staging
 //                           tile, bf16x2 packing (or f32 pairs), shared
 //                           stores, async-proxy fence, named barrier, TMA
@@ -215,6 +217,54 @@ struct PromoteColsLowering : OpRewritePattern<PromoteColsOp> {
       }
     }
     rw.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Epilogue fusion: each 8-column group j's pair of columns c = n0 + 8j +
+/// 2 * (lane % 4) (clamped to n - 2: a tile past the matrix's last column
+/// adds the last pair to sums the store clips) is loaded once as a
+/// vector<2xf32> and added to registers 4g + {0, 2} (column c) and 4g +
+/// {1, 3} (column c + 1) of the fragment holding group j, in every row wave.
+struct AddBiasLowering : OpRewritePattern<AddBiasOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AddBiasOp op,
+                                PatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    const TileTotals tt(op);
+    Type i32 = rw.getI32Type(), f32 = rw.getF32Type();
+    auto v2f32 = VectorType::get({2}, f32);
+    auto c = [&](int64_t v) { return i32c(rw, loc, v); };
+    Value lane = arith::RemUIOp::create(rw, loc, op.getTid(), c(32));
+    Value first = arith::AddIOp::create(
+        rw, loc, op.getN0(),
+        arith::MulIOp::create(rw, loc,
+                              arith::RemUIOp::create(rw, loc, lane, c(4)),
+                              c(2)));
+    SmallVector<Value> totals(op.getTotals().begin(), op.getTotals().end());
+    for (int64_t j = 0; j < op.getBlockN() / 8; ++j) {
+      Value col = arith::MinUIOp::create(
+          rw, loc, arith::AddIOp::create(rw, loc, first, c(8 * j)),
+          c(op.getN() - 2));
+      Value addr = LLVM::GEPOp::create(rw, loc, op.getBias().getType(), f32,
+                                       op.getBias(), ArrayRef<LLVM::GEPArg>{col});
+      Value pair = LLVM::LoadOp::create(rw, loc, v2f32, addr, /*alignment=*/8);
+      Value bias[2];
+      for (int64_t e = 0; e < 2; ++e)
+        bias[e] = LLVM::ExtractElementOp::create(
+            rw, loc, pair, LLVM::ConstantOp::create(rw, loc, i32, e));
+      const int64_t part = j / tt.groupsPerPart, g = j % tt.groupsPerPart;
+      for (int64_t w = 0; w < tt.waves; ++w) {
+        Value &total = totals[w * tt.parts + part];
+        for (int64_t q = 0; q < 4; ++q) {
+          int64_t field = 4 * g + q;
+          Value x = LLVM::ExtractValueOp::create(rw, loc, total, field);
+          Value y = LLVM::FAddOp::create(rw, loc, x, bias[q % 2]);
+          total = LLVM::InsertValueOp::create(rw, loc, total, y, field);
+        }
+      }
+    }
+    rw.replaceOp(op, totals);
     return success();
   }
 };
@@ -725,7 +775,7 @@ struct ConvertDGEMMToNVVMPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<ScheduleTileLowering, WgmmaTileLowering, PromoteLowering,
-                 PromoteColsLowering, EpilogueStoreLowering,
+                 PromoteColsLowering, AddBiasLowering, EpilogueStoreLowering,
                  EpilogueStoreRowsLowering>(
         &getContext());
     GreedyRewriteConfig config;
@@ -736,7 +786,7 @@ struct ConvertDGEMMToNVVMPass
     // Every kernel op must be gone.
     WalkResult left = getOperation()->walk([](Operation *op) {
       if (isa<ScheduleTileOp, WgmmaTileOp, PromoteOp, PromoteColsOp,
-              EpilogueStoreOp, EpilogueStoreRowsOp>(op)) {
+              AddBiasOp, EpilogueStoreOp, EpilogueStoreRowsOp>(op)) {
         op->emitOpError("was not lowered to NVVM");
         return WalkResult::interrupt();
       }

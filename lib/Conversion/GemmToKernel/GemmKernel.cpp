@@ -446,6 +446,8 @@ LLVM::LLVMFuncOp mlir::dgemm::buildGemmKernel(OpBuilder &b, Location loc,
     params = {ptr, ptr, ptr, ptr, l.perRowB ? ptr : ptr1, b.getI32Type()};
     if (l.grouped())
       params.push_back(ptr1); // m_indices or masked_m
+    if (l.bias)
+      params.push_back(ptr1); // the bias (kBiasPtr)
     if (l.masked())
       params.push_back(ptr1); // D's address
     for (GemmKernelParam p : {kMapA, kMapSFA, kMapB, kMapD})

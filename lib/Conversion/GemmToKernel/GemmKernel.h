@@ -27,6 +27,8 @@ namespace mlir::dgemm {
 /// kDPtr, masked only, is D's address (partial tiles are stored by row).
 /// A masked kernel with a second tile shape (KernelConfig::altBlockM) takes
 /// that shape's maps of A, A's scales, B and D after them (kAltMapA..).
+/// A normal kernel with a bias (KernelLayout::bias) takes its address
+/// seventh (kBiasPtr, where the grouped kernels have kGroups).
 enum GemmKernelParam {
   kMapA = 0,
   kMapSFA,
@@ -39,7 +41,8 @@ enum GemmKernelParam {
   kAltMapA,
   kAltMapSFA,
   kAltMapB,
-  kAltMapD
+  kAltMapD,
+  kBiasPtr = kGroups
 };
 
 /// Parameters of the k-grouped kernel (dgemm.k_grouped_gemm), in order:

@@ -357,6 +357,16 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
     // With `rows` (masked, staged): a tile with fewer rows is copied out
     // of the staging tile by the threads.
     auto tmaStore = [&](Value groupCoord, Value rows = Value()) {
+      // Epilogue fusion: the bias joins the final sums right before the
+      // store, by the threads that store them.
+      if (l.bias) {
+        auto biased = AddBiasOp::create(
+            b, loc, totals, fn.getArgument(kBiasPtr), n0, tid,
+            b.getI32IntegerAttr(l.n), b.getI32IntegerAttr(l.blockM),
+            b.getI32IntegerAttr(l.blockN),
+            b.getI32IntegerAttr(l.rowWarpgroups()));
+        totals.assign(biased.getResults().begin(), biased.getResults().end());
+      }
       auto store = EpilogueStoreOp::create(
           b, loc, totals, k.byteAt(smem, l.dOff), tensorMap(kMapD), n0, m0,
           groupCoord, tid, rows, rows ? fn.getArgument(kDPtr) : Value(),

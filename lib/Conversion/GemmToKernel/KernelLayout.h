@@ -149,6 +149,10 @@ struct KernelLayout {
   bool perRowB = false;
   bool f32Out = false;
   bool accumulate = false;
+  /// Epilogue fusion (normal layout, bf16 output): the consumers add
+  /// bias[column] (f32 [N], kernel parameter kBiasPtr) to their totals
+  /// before the epilogue store (dgemm.add_bias).
+  bool bias = false;
   /// 1x128 recipe: the consumers release a stage after the promotion (which
   /// reads the columns' B scales from it) instead of before (scales loaded
   /// into registers first: blockN/4 more registers while promoting).

@@ -11,8 +11,9 @@
 // blocks and each group's K blocks, from the k_g the runtime is given; a
 // workspace parameter: device memory per CTA the runtime allocates for the
 // launch, where the kernel writes the groups' maps), 5 another variant the
-// runtime does not launch, 6 the contiguous layout given by offsets;
-// absent: the normal bf16 GEMM.
+// runtime does not launch, 6 the contiguous layout given by offsets, 7 the
+// normal bf16 GEMM with a bias (bias = 4, D = 5); absent: the normal bf16
+// GEMM.
 //
 //===----------------------------------------------------------------------===//
 #include "GemmKernel.h"
@@ -82,7 +83,7 @@ static DictionaryAttr buildKGroupedContract(ContractBuilder &c,
 /// D's operand index. Operands in op order: A, A scales, B, B scales,
 /// [groups or C,] D.
 static int64_t dOperandOf(const KernelLayout &l) {
-  return l.grouped() || l.accumulate ? 5 : 4;
+  return l.grouped() || l.accumulate || l.bias ? 5 : 4;
 }
 
 /// The maps of A, A's scales, B and D of a kernel of layout `l`, into
@@ -132,8 +133,8 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
     return buildKGroupedContract(c, l);
   SmallVector<Attribute> params(alt ? kAltMapD + 1
                                 : l.masked() ? 8
-                                : l.grouped() ? 7
-                                              : 6);
+                                : l.grouped() || l.bias ? 7
+                                                        : 6);
   buildOperandMaps(c, l, params);
   // The second tile shape's maps (masked), after the others.
   if (alt)
@@ -155,6 +156,8 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
       b.getDictionaryAttr({b.getNamedAttr("kind", b.getStringAttr("m"))});
   if (l.grouped())
     params[kGroups] = ptr(4);
+  if (l.bias)
+    params[kBiasPtr] = ptr(4);
   SmallVector<NamedAttribute> fields = {
       c.i64("block", l.threads), c.i64("cluster", l.cluster),
       c.i64("dynamic_smem", kernelSmemBytes(l, alt)),
@@ -170,6 +173,10 @@ DictionaryAttr mlir::dgemm::buildGemmLaunchContract(MLIRContext *ctx,
   } else if (l.perRowB || l.f32Out) {
     const bool wgrad = l.perRowB && l.f32Out && l.accumulate;
     fields.push_back(c.i64("layout", wgrad ? 3 : 5));
+  } else if (l.bias) {
+    // The normal bf16 GEMM with a bias (operands A, A scales, B, B scales,
+    // bias, D).
+    fields.push_back(c.i64("layout", 7));
   }
   // Tail split: a tile's K blocks may be split over a cluster's two CTAs.
   if (l.tailSplit)

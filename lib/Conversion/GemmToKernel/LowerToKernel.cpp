@@ -121,7 +121,8 @@ static std::string kernelName(const KernelLayout &l) {
          (l.mcast > 1 ? (l.multicastB ? "_mcb" : "_mca") : "") +
          (l.nParts > 1 ? "_p" + std::to_string(l.nParts) : "") +
          (l.perRowB ? "_sb1x128" : "") + (l.f32Out ? "_f32" : "") +
-         (l.accumulate ? "_acc" : "") + (l.lateRelease ? "_lr" : "") +
+         (l.accumulate ? "_acc" : "") + (l.bias ? "_bias" : "") +
+         (l.lateRelease ? "_lr" : "") +
          (l.pingpong ? (l.handoff ? "_ho" : "_pp") : "") +
          (l.tailSplit ? "_ts" : "") + (l.kSplit ? "_ks" : "") +
          hintSuffix("_ha", l.l2HintA) +
@@ -496,6 +497,7 @@ struct LowerToKernelPass
           (normal && normal.getC()) || isa<KGroupedGemmOp>(op);
       KernelLayout layout = layoutFor(config, /*secondShape=*/false, p,
                                       accumulate);
+      layout.bias = normal && normal.getBias();
       // The masked layout's second tile shape, built into the same kernel.
       std::optional<KernelLayout> alt;
       if (config.hasAlt())

@@ -142,3 +142,21 @@ llvm.func @stmatrix_needs_bf16(%t: !frag32, %s: !llvm.ptr<3>, %map: !llvm.ptr, %
   dgemm.epilogue_store (%t), %s, %map[%n0, %m0] tid %tid {block_m = 64 : i32, block_n = 64 : i32, consumers = 1 : i32, f32, stmatrix} : (!frag32), !llvm.ptr
   llvm.return
 }
+
+// -----
+
+!frag8 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+llvm.func @add_bias_odd_n(%t: !frag8, %bias: !llvm.ptr<1>, %n0: i32, %tid: i32) {
+  // expected-error @+1 {{n must be even and at least 2 (f32 pairs), got 7}}
+  %r = dgemm.add_bias (%t), %bias[%n0] tid %tid {n = 7 : i32, block_m = 64 : i32, block_n = 16 : i32, consumers = 1 : i32} : (!frag8), !llvm.ptr<1>
+  llvm.return
+}
+
+// -----
+
+!frag8 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+llvm.func @add_bias_fragment(%t: !frag8, %bias: !llvm.ptr<1>, %n0: i32, %tid: i32) {
+  // expected-error @+1 {{each of the 1 totals must be a struct of 16 f32, got '!llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>'}}
+  %r = dgemm.add_bias (%t), %bias[%n0] tid %tid {n = 256 : i32, block_m = 64 : i32, block_n = 32 : i32, consumers = 1 : i32} : (!frag8), !llvm.ptr<1>
+  llvm.return
+}

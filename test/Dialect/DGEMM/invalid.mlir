@@ -2110,3 +2110,78 @@ func.func @grouped_masked_a_box_rows(%a: memref<4x64x512xf8E4M3FN>,
                               num_sms = 8, a_box_rows = 8>}
   return
 }
+
+// -----
+
+// A bias with an f32 output (it is fused into the bf16 epilogue).
+func.func @gemm_bias_f32_out(%a: memref<128x512xf8E4M3FN>,
+    %sa: memref<128x4xf32, strided<[1, 128]>>, %b: memref<256x512xf8E4M3FN>,
+    %sb: memref<2x4xf32>, %bias: memref<256xf32>, %d: memref<128x256xf32>) {
+  // expected-error @+1 {{'dgemm.gemm' op a bias needs a bf16 output D, got D of 'f32'}}
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<128x512xf8E4M3FN>,
+                 memref<128x4xf32, strided<[1, 128]>>, memref<256x512xf8E4M3FN>,
+                 memref<2x4xf32>)
+      bias(%bias : memref<256xf32>)
+      outs(%d : memref<128x256xf32>)
+  return
+}
+
+// -----
+
+// A bf16 bias.
+func.func @gemm_bias_bf16(%a: memref<128x512xf8E4M3FN>,
+    %sa: memref<128x4xf32, strided<[1, 128]>>, %b: memref<256x512xf8E4M3FN>,
+    %sb: memref<2x4xf32>, %bias: memref<256xbf16>, %d: memref<128x256xbf16>) {
+  // expected-error @+1 {{'dgemm.gemm' op bias must have element type f32, got 'bf16'}}
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<128x512xf8E4M3FN>,
+                 memref<128x4xf32, strided<[1, 128]>>, memref<256x512xf8E4M3FN>,
+                 memref<2x4xf32>)
+      bias(%bias : memref<256xbf16>)
+      outs(%d : memref<128x256xbf16>)
+  return
+}
+
+// -----
+
+// A bias of the wrong length.
+func.func @gemm_bias_length(%a: memref<128x512xf8E4M3FN>,
+    %sa: memref<128x4xf32, strided<[1, 128]>>, %b: memref<256x512xf8E4M3FN>,
+    %sb: memref<2x4xf32>, %bias: memref<128xf32>, %d: memref<128x256xbf16>) {
+  // expected-error @+1 {{'dgemm.gemm' op bias has N = 128 (dimension 0 of shape [128]) but N of B is 256}}
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<128x512xf8E4M3FN>,
+                 memref<128x4xf32, strided<[1, 128]>>, memref<256x512xf8E4M3FN>,
+                 memref<2x4xf32>)
+      bias(%bias : memref<128xf32>)
+      outs(%d : memref<128x256xbf16>)
+  return
+}
+
+// -----
+
+// A bias of rank 2 (one per output element is not a bias).
+func.func @gemm_bias_rank(%a: memref<128x512xf8E4M3FN>,
+    %sa: memref<128x4xf32, strided<[1, 128]>>, %b: memref<256x512xf8E4M3FN>,
+    %sb: memref<2x4xf32>, %bias: memref<128x256xf32>, %d: memref<128x256xbf16>) {
+  // expected-error @+1 {{'dgemm.gemm' op bias must be a ranked memref of rank 1 [N], got 'memref<128x256xf32>'}}
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<128x512xf8E4M3FN>,
+                 memref<128x4xf32, strided<[1, 128]>>, memref<256x512xf8E4M3FN>,
+                 memref<2x4xf32>)
+      bias(%bias : memref<128x256xf32>)
+      outs(%d : memref<128x256xbf16>)
+  return
+}
+
+// -----
+
+// A strided bias.
+func.func @gemm_bias_strided(%a: memref<128x512xf8E4M3FN>,
+    %sa: memref<128x4xf32, strided<[1, 128]>>, %b: memref<256x512xf8E4M3FN>,
+    %sb: memref<2x4xf32>, %bias: memref<256xf32, strided<[2]>>, %d: memref<128x256xbf16>) {
+  // expected-error @+1 {{'dgemm.gemm' op bias must be contiguous (unit stride along dimension 0), got strides [2]}}
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<128x512xf8E4M3FN>,
+                 memref<128x4xf32, strided<[1, 128]>>, memref<256x512xf8E4M3FN>,
+                 memref<2x4xf32>)
+      bias(%bias : memref<256xf32, strided<[2]>>)
+      outs(%d : memref<128x256xbf16>)
+  return
+}

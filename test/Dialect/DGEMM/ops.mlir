@@ -322,3 +322,18 @@ func.func @grouped_contiguous_offsets(%a: memref<?x512xf8E4M3FN>, %sa: memref<?x
       groups(%off : memref<4xi32>) outs(%d : memref<?x256xbf16>) {m_hint = 512 : i64}
   return
 }
+
+// Epilogue fusion: an f32 bias [N] added before the bf16 conversion.
+// CHECK-LABEL: func.func @gemm_bias(
+// CHECK:         dgemm.gemm ins(%{{.+}} : memref<?x512xf8E4M3FN>, memref<?x4xf32, strided<[1, ?]>>, memref<256x512xf8E4M3FN>, memref<2x4xf32>)
+// CHECK-SAME:    bias(%{{.+}} : memref<256xf32>) outs(%{{.+}} : memref<?x256xbf16>) {m_hint = 64 : i64}
+func.func @gemm_bias(%a: memref<?x512xf8E4M3FN>, %sa: memref<?x4xf32, strided<[1, ?]>>,
+    %b: memref<256x512xf8E4M3FN>, %sb: memref<2x4xf32>, %bias: memref<256xf32>,
+    %d: memref<?x256xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x512xf8E4M3FN>,
+                 memref<?x4xf32, strided<[1, ?]>>, memref<256x512xf8E4M3FN>,
+                 memref<2x4xf32>)
+      bias(%bias : memref<256xf32>)
+      outs(%d : memref<?x256xbf16>) {m_hint = 64 : i64}
+  return
+}

@@ -1,6 +1,6 @@
 //===- DGEMMKernelOps.cpp - verifiers of the kernel-level dgemm ops --------===//
 //
-// dgemm.schedule_tile, dgemm.wgmma_tile, dgemm.promote,
+// dgemm.schedule_tile, dgemm.wgmma_tile, dgemm.promote, dgemm.add_bias,
 // dgemm.epilogue_store and dgemm.epilogue_store_rows: their attributes and
 // fragment types agree.
 //
@@ -95,6 +95,27 @@ LogicalResult EpilogueStoreRowsOp::verify() {
     return emitOpError() << "ld must be even and at least 2 (bf16 pairs), "
                             "got "
                          << getLd();
+  return verifyEpilogueTile(*this, getBlockM(), getBlockN(), getConsumers(),
+                            getTotals());
+}
+
+LogicalResult AddBiasOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  // Operands: the totals, then bias, n0 and tid.
+  if (operands.size() < 3)
+    return failure();
+  llvm::append_range(inferred, operands.drop_back(3).getTypes());
+  return success();
+}
+
+LogicalResult AddBiasOp::verify() {
+  // Each thread loads whole pairs (n even); the last pair stands in for
+  // columns past n.
+  if (getN() < 2 || getN() % 2 != 0)
+    return emitOpError() << "n must be even and at least 2 (f32 pairs), got "
+                         << getN();
   return verifyEpilogueTile(*this, getBlockM(), getBlockN(), getConsumers(),
                             getTotals());
 }

@@ -201,6 +201,19 @@ LogicalResult GemmOp::verify() {
         failed(cc.tmaRowsAligned(1)) || failed(cc.notSelfOverlapping()))
       return failure();
   }
+  if (Value bias = getBias()) {
+    // Epilogue fusion: added in f32 before the bf16 conversion.
+    auto dType = cast<MemRefType>(getD().getType());
+    if (!dType.getElementType().isBF16())
+      return emitOpError() << "a bias needs a bf16 output D, got D of "
+                           << dType.getElementType();
+    OperandChecker bc(*this, bias, "bias");
+    if (failed(bc.rank(1, "[N]")) ||
+        failed(bc.elementType({Float32Type::get(getContext())}, "f32")) ||
+        failed(bc.dimEquals(0, sizes.n, "N", "N of B")) ||
+        failed(bc.contiguousAlong(0, "contiguous")))
+      return failure();
+  }
   return verifyHintAndConfig(*this, getMHint());
 }
 

@@ -3,8 +3,8 @@
 // Ops of the kernel IR that `dgemm-lower-to-kernel` writes: the pieces of a
 // Hopper GEMM kernel that upstream ops do not express — the tile scheduler,
 // a wgmma tile of one 128-wide K block (no implicit fence or wait), the
-// promotion of a block's partial sums into the f32 total, and the epilogue
-// store. Everything else in the kernel IR is upstream (scf, arith, llvm,
+// promotion of a block's partial sums into the f32 total, the epilogue's
+// bias (fusion) and the epilogue store. Everything else in the kernel IR is upstream (scf, arith, llvm,
 // nvvm: mbarriers, TMA copies, fences, setmaxnreg). `convert-dgemm-to-nvvm`
 // lowers each of these ops with one pattern.
 //
@@ -14,6 +14,7 @@
 
 include "dgemm/Dialect/DGEMM/IR/DGEMMDialect.td"
 include "mlir/Dialect/LLVMIR/LLVMOpBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def DGEMM_SharedPtr : LLVM_PointerInAddressSpace<3>;
@@ -115,6 +116,34 @@ def DGEMM_PromoteColsOp : DGEMM_KernelOp<"promote_cols",
   let assemblyFormat = [{
     $total `,` $acc `scales` `(` $sa0 `,` $sa1 `)` `columns` `(` $sb `:`
     type($sb) `)` attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def DGEMM_AddBiasOp : DGEMM_KernelOp<"add_bias",
+    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "epilogue fusion: totals + bias[column] (f32 bias of N)";
+  let description = [{
+    Adds to each of the thread's tile totals the bias of its column: the
+    register pair (8j + 2 * (lane % 4), + 1) of 8-column group j, both rows
+    of the pair and every row wave, gets bias[n0 + column] and bias[n0 +
+    column + 1], loaded as one `vector<2xf32>` per group from the f32
+    vector at `bias` (8-byte aligned; N = `n` elements). Columns at or past
+    `n` (a tile wider than the matrix's last columns) read the last pair
+    instead, whose sums the store clips. Totals as for
+    `dgemm.epilogue_store`: fragments of equal width covering the tile's
+    columns left to right, one set per row wave; `tid` is the thread index
+    (0 .. 128 * consumers - 1). The result holds the new totals in the same
+    order.
+  }];
+  let arguments = (ins Variadic<LLVM_AnyStruct>:$totals,
+                       Arg<LLVM_AnyPointer, "bias [n] f32", [MemRead]>:$bias,
+                       I32:$n0, I32:$tid, I32Attr:$n, I32Attr:$block_m,
+                       I32Attr:$block_n, I32Attr:$consumers);
+  let results = (outs Variadic<LLVM_AnyStruct>:$results);
+  let assemblyFormat = [{
+    `(` $totals `)` `,` $bias `[` $n0 `]` `tid` $tid attr-dict
+    `:` `(` type($totals) `)` `,` type($bias)
   }];
   let hasVerifier = 1;
 }

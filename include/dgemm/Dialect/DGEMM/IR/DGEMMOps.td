@@ -16,8 +16,8 @@ class DGEMM_Op<string mnemonic, list<Trait> traits = []>
     : Op<DGEMM_Dialect, mnemonic,
          !listconcat(traits, [DeclareOpInterfaceMethods<DGEMM_GemmOpInterface>])>;
 
-def DGEMM_GemmOp : DGEMM_Op<"gemm"> {
-  let summary = "FP8 block-scaled GEMM: D = A * B^T (+ C)";
+def DGEMM_GemmOp : DGEMM_Op<"gemm", [AttrSizedOperandSegments]> {
+  let summary = "FP8 block-scaled GEMM: D = A * B^T (+ C) (+ bias)";
   let description = [{
     D[M, N] = A[M, K] * B[N, K]^T, both operands K-major ("NT"), A and B
     `f8E4M3FN` (or `f8E5M2`), accumulated in f32 with promotion every 128
@@ -33,6 +33,10 @@ def DGEMM_GemmOp : DGEMM_Op<"gemm"> {
       128x128 block, [ceil(N/128), ceil(K/128)], K blocks innermost.
     - B (`#dgemm.recipe<a = 1x128, b = 1x128>`): one per row per 128
       K-values, [N, ceil(K/128)], MN-major like A.
+
+    Epilogue fusion: with a `bias` operand (f32 [N], contiguous; bf16 output
+    only) the kernel adds bias[n] to every row's column n in f32 before the
+    bf16 conversion: D = A * B^T + bias, one launch, no extra pass over D.
 
     K must be a multiple of 128 and N, K static; M may be dynamic, with an
     optional `m_hint` (rows the config is chosen for). Every row that TMA
@@ -56,6 +60,8 @@ def DGEMM_GemmOp : DGEMM_Op<"gemm"> {
     Arg<AnyMemRef, "B [N, K]", [MemRead]>:$b,
     Arg<AnyMemRef, "B scales", [MemRead]>:$b_scale,
     Arg<Optional<AnyMemRef>, "accumulate input C [M, N] f32", [MemRead]>:$c,
+    Arg<Optional<AnyMemRef>, "bias [N] f32, added before the bf16 conversion",
+        [MemRead]>:$bias,
     Arg<AnyMemRef, "output D [M, N]", [MemWrite]>:$d,
     DefaultValuedAttr<DGEMM_RecipeAttr,
         "::mlir::dgemm::RecipeAttr::getBlockwise($_builder.getContext())">:$recipe,
@@ -66,6 +72,7 @@ def DGEMM_GemmOp : DGEMM_Op<"gemm"> {
     `ins` `(` $a `,` $a_scale `,` $b `,` $b_scale `:` type($a) `,`
         type($a_scale) `,` type($b) `,` type($b_scale) `)`
     (`acc` `(` $c^ `:` type($c) `)`)?
+    (`bias` `(` $bias^ `:` type($bias) `)`)?
     `outs` `(` $d `:` type($d) `)` attr-dict
   }];
   let hasVerifier = 1;
