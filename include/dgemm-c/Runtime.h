@@ -75,6 +75,17 @@ dgemm_status dgemm_gemm_fp8_bf16_nt(const dgemm_tensor *a,
                                     const dgemm_tensor *b_scale,
                                     const dgemm_tensor *d, void *stream);
 
+/* Epilogue fusion: D[M,N] (bf16) = A[M,K] * B[N,K]^T + bias[N], one kernel.
+ * The operands as for dgemm_gemm_fp8_bf16_nt, plus `bias`: f32 [N], unit
+ * stride, 8-byte aligned; bias[n] is added to column n of every row in f32,
+ * before the bf16 conversion (no extra pass over D). */
+dgemm_status dgemm_gemm_fp8_bf16_nt_bias(const dgemm_tensor *a,
+                                         const dgemm_tensor *a_scale,
+                                         const dgemm_tensor *b,
+                                         const dgemm_tensor *b_scale,
+                                         const dgemm_tensor *bias,
+                                         const dgemm_tensor *d, void *stream);
+
 /* Weight-gradient GEMM: D[M,N] (f32) += A[M,K] (e4m3) * B[N,K]^T (e4m3),
  * accumulated in place, with 1x128 scales for both operands: A scales
  * [M, K/128] and B scales [N, K/128], f32, MN-major (strides (1, S), S >= the

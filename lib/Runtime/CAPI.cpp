@@ -168,10 +168,13 @@ Status kernelFor(const GemmKernelKey &key, const std::string &shape,
 Status gemmKernel(int64_t m, int64_t n, int64_t k, const KernelConfig &config,
                   const TargetDesc &target,
                   std::shared_ptr<const CompiledKernel> &out, double *compileMs,
-                  CacheSource *source) {
-  return kernelFor(makeGemmKernelKey(n, k, config, target),
-                   "M=" + str(m) + " N=" + str(n) + " K=" + str(k), out,
-                   compileMs, source);
+                  CacheSource *source, bool bias = false) {
+  GemmKernelKey key = makeGemmKernelKey(n, k, config, target);
+  key.bias = bias;
+  return kernelFor(key,
+                   std::string(bias ? "bias " : "") + "M=" + str(m) +
+                       " N=" + str(n) + " K=" + str(k),
+                   out, compileMs, source);
 }
 
 /// What a launch needs besides the kernel: the operands in op order, the
@@ -334,10 +337,15 @@ Status plannedLaunch(DeviceSession &session, const PlanKey &key, int64_t m,
   return s;
 }
 
-/// The launch of a normal GEMM.
+/// The launch of a normal GEMM (with `ops.bias`: its epilogue adds the
+/// bias, operands A, A scales, B, B scales, bias, D).
 LaunchRequest normalRequest(const GemmOperands &ops, const GemmShape &shape) {
   LaunchRequest r;
   r.operands = {ops.a, ops.aScale, ops.b, ops.bScale, ops.d};
+  if (ops.bias) {
+    r.operands = {ops.a, ops.aScale, ops.b, ops.bScale, ops.bias, ops.d};
+    r.layout = kLayoutBias;
+  }
   r.gridM = r.paramM = shape.m;
   r.n = shape.n;
   r.k = shape.k;
@@ -356,25 +364,30 @@ LaunchRequest wgradRequest(const GemmOperands &ops, const GemmShape &shape,
   return r;
 }
 
-/// Validates the operands into `shape` and, unless M = 0 (nothing to
-/// launch: success with `session` left closed), opens `session`.
+/// Validates the operands (and, `withBias`, the bias) into `shape` and,
+/// unless M = 0 (nothing to launch: success with `session` left closed),
+/// opens `session`.
 Status validateAndOpen(const GemmOperands &ops, GemmShape &shape,
-                       DeviceSession &session) {
+                       DeviceSession &session, bool withBias = false) {
   Status s = validateGemmFp8Bf16Nt(ops, shape);
+  if (s.ok() && withBias)
+    s = validateGemmBias(ops.bias, shape.n);
   if (!s.ok() || shape.m == 0)
     return s;
   return session.open();
 }
 
-Status gemm(const GemmOperands &ops, void *stream) {
+/// The normal GEMM; `withBias`: with the bias of `ops` added in its
+/// epilogue (dgemm_gemm_fp8_bf16_nt_bias).
+Status gemm(const GemmOperands &ops, void *stream, bool withBias = false) {
   GemmShape shape;
   DeviceSession session;
-  Status s = validateAndOpen(ops, shape, session);
+  Status s = validateAndOpen(ops, shape, session, withBias);
   if (!s.ok() || shape.m == 0)
     return s;
   LaunchRequest r = normalRequest(ops, shape);
-  PlanKey key = planKey(session, kLayoutNormal, shape.m, shape.n, shape.k,
-                        1, 0);
+  PlanKey key = planKey(session, withBias ? kLayoutBias : kLayoutNormal,
+                        shape.m, shape.n, shape.k, 1, 0);
   return plannedLaunch(
       session, key, shape.m, [&](const LaunchContract &) { return r; },
       [&](std::shared_ptr<const CompiledKernel> &kernel) {
@@ -384,7 +397,7 @@ Status gemm(const GemmOperands &ops, void *stream) {
         if (!c.ok())
           return c;
         return gemmKernel(shape.m, shape.n, shape.k, config, target, kernel,
-                          nullptr, nullptr);
+                          nullptr, nullptr, withBias);
       },
       stream);
 }
@@ -718,6 +731,17 @@ dgemm_status dgemm_gemm_fp8_bf16_nt(const dgemm_tensor *a,
                                     const dgemm_tensor *d, void *stream) {
   GemmOperands ops{a, a_scale, b, b_scale, d};
   return finish(gemm(ops, stream));
+}
+
+dgemm_status dgemm_gemm_fp8_bf16_nt_bias(const dgemm_tensor *a,
+                                         const dgemm_tensor *a_scale,
+                                         const dgemm_tensor *b,
+                                         const dgemm_tensor *b_scale,
+                                         const dgemm_tensor *bias,
+                                         const dgemm_tensor *d, void *stream) {
+  GemmOperands ops{a, a_scale, b, b_scale, d};
+  ops.bias = bias;
+  return finish(gemm(ops, stream, /*withBias=*/true));
 }
 
 dgemm_status dgemm_wgrad_gemm_fp8_fp32_nt(const dgemm_tensor *a,

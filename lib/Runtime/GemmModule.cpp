@@ -14,7 +14,9 @@
 // memref<Gx?x(K/128), strided<[?, 1, ?]>>, masked_m memref<Gxi32>, D
 // memref<Gx?xN>. Weight gradient (wgrad): B scales memref<Nx(K/128)xf32,
 // strided<[1, ?]>>, D memref<?xNxf32> also the accumulate input (acc(%d)),
-// recipe 1x128 x 1x128. The config is explicit, so no m_hint is needed.
+// recipe 1x128 x 1x128. With a bias (epilogue fusion): %bias memref<Nxf32>
+// before %d, and bias(%bias) on the op. The config is explicit, so no m_hint
+// is needed.
 //
 //===----------------------------------------------------------------------===//
 #include "dgemm/Runtime/GemmModule.h"
@@ -49,19 +51,25 @@ std::string normalModule(const GemmKernelKey &key) {
                              : "memref<" + nb + "x" + kb + "xf32>";
   std::string dType = "memref<?x" + n + (wgrad ? "xf32>" : "xbf16>");
   std::string acc = wgrad ? "acc(%d : " + dType + ") " : "";
+  const bool bias = key.bias && !wgrad;
+  std::string biasType = "memref<" + n + "xf32>";
+  std::string biasArg = bias ? ", %bias: " + biasType : "";
+  std::string fused = bias ? "bias(%bias : " + biasType + ") " : "";
   std::string attributes =
       wgrad ? "{recipe = #dgemm.recipe<a = 1x128, b = 1x128>, " +
                   attrs(key).substr(1)
             : attrs(key);
   return "module {\n"
          "  func.func @dgemm_" +
-         std::string(wgrad ? "wgrad" : "gemm") + "_n" + n + "_k" + k +
-         "(%a: " + aType + ", %sa: " + saType + ", %b: " + bType +
-         ", %sb: " + sbType + ", %d: " + dType +
+         std::string(wgrad  ? "wgrad"
+                     : bias ? "gemm_bias"
+                            : "gemm") +
+         "_n" + n + "_k" + k + "(%a: " + aType + ", %sa: " + saType +
+         ", %b: " + bType + ", %sb: " + sbType + biasArg + ", %d: " + dType +
          ") {\n"
          "    dgemm.gemm ins(%a, %sa, %b, %sb : " +
          aType + ", " + saType + ", " + bType + ", " + sbType + ") " + acc +
-         "outs(%d : " + dType + ") " + attributes +
+         fused + "outs(%d : " + dType + ") " + attributes +
          "\n"
          "    return\n"
          "  }\n"

@@ -56,7 +56,9 @@ std::string dgemm::runtime::formatConfigAttr(const KernelConfig &c) {
 }
 
 std::string GemmKernelKey::text() const {
-  std::string op = wgrad ? "wgrad_fp8_f32_nt" : "gemm_fp8_bf16_nt";
+  std::string op = wgrad  ? "wgrad_fp8_f32_nt"
+                   : bias ? "gemm_fp8_bf16_nt_bias"
+                          : "gemm_fp8_bf16_nt";
   if (kind == GemmKind::GroupedContiguous)
     op = std::string(groupOffsets ? "m_grouped_contiguous_offsets_fp8_bf16_nt"
                                   : "m_grouped_contiguous_fp8_bf16_nt") +

@@ -633,3 +633,23 @@ Status dgemm::runtime::validateKGroupedFp8Fp32Nt(const GroupedOperands &ops,
   shape.ks.assign(ks, ks + g);
   return Status::success();
 }
+
+//===----------------------------------------------------------------------===//
+// Epilogue fusion: the bias of a normal GEMM
+//===----------------------------------------------------------------------===//
+
+Status dgemm::runtime::validateGemmBias(const dgemm_tensor *bias, int64_t n) {
+  Status s = checkTensor("bias", bias, 1, DGEMM_DTYPE_F32, "[N]");
+  if (!s.ok())
+    return s;
+  if (bias->shape[0] != n)
+    return Status::invalidArgument("bias must be [N] = [" + str(n) +
+                                   "] (one f32 per output column), got " +
+                                   shapeText(*bias));
+  if (n > 1 && bias->strides[0] != 1)
+    return Status::invalidArgument(
+        "bias must be contiguous (unit stride), got strides " +
+        stridesText(*bias));
+  // The kernel reads the bias as pairs of columns (8 bytes).
+  return checkAnyAddress("bias", *bias, 8);
+}

@@ -117,6 +117,8 @@ _BCP = ctypes.POINTER(ctypes.c_void_p)  # dgemm_bound_call **
 API = {
     "dgemm_last_error": (ctypes.c_char_p, []),
     "dgemm_gemm_fp8_bf16_nt": (ctypes.c_int, [_TP, _TP, _TP, _TP, _TP, ctypes.c_void_p]),
+    "dgemm_gemm_fp8_bf16_nt_bias": (ctypes.c_int,
+                                    [_TP, _TP, _TP, _TP, _TP, _TP, ctypes.c_void_p]),
     "dgemm_wgrad_gemm_fp8_fp32_nt": (ctypes.c_int,
                                      [_TP, _TP, _TP, _TP, _TP, ctypes.c_void_p]),
     "dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt": (
@@ -160,7 +162,8 @@ API = {
 # which takes about half a microsecond off a call. Callers pass exactly the
 # C types: byref(Tensor) (or a Tensor pointer), a c_void_p or None for the
 # stream, c_int64 for int64_t, bytes for const char *.
-FAST = ("dgemm_gemm_fp8_bf16_nt", "dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous",
+FAST = ("dgemm_gemm_fp8_bf16_nt", "dgemm_gemm_fp8_bf16_nt_bias",
+        "dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous",
         "dgemm_m_grouped_gemm_fp8_bf16_nt_masked", "dgemm_launch_kernel_ir",
         "dgemm_launch_grouped_kernel_ir", "dgemm_wgrad_gemm_fp8_fp32_nt",
         "dgemm_launch_wgrad_kernel_ir",

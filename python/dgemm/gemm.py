@@ -403,7 +403,7 @@ def _readable(lhs, rhs, out, stream):
             dlpack.as_operand(out, stream, "out (D)"))
 
 
-def gemm_fp8_fp8_bf16_nt(lhs, rhs, out, *, stream=None) -> None:
+def gemm_fp8_fp8_bf16_nt(lhs, rhs, out, *, bias=None, stream=None) -> None:
     """D = A · Bᵀ with FP8 inputs, 1x128 A scaling, 128x128 B scaling and a
     BF16 output (DeepGEMM's ``gemm_fp8_fp8_bf16_nt``; "NT": both operands
     K-major)::
@@ -423,6 +423,10 @@ def gemm_fp8_fp8_bf16_nt(lhs, rhs, out, *, stream=None) -> None:
             ``torch.float32``, one scale per 128x128 block, contiguous (a torch
             tensor in another layout is copied).
         out: ``D`` [M, N] ``torch.bfloat16``, row-major; overwritten.
+        bias: optional ``torch.float32`` [N], contiguous, 8-byte aligned:
+            epilogue fusion, ``D = A · Bᵀ + bias`` in one kernel (bias[j] is
+            added to column j of every row in f32, before the bf16
+            conversion; ``dgemm_gemm_fp8_bf16_nt_bias``). Not in DeepGEMM.
         stream: a ``CUstream`` handle (int) to run on; default: PyTorch's
             current stream of ``out``'s device (0, the legacy default stream,
             for non-torch tensors).
@@ -444,6 +448,8 @@ def gemm_fp8_fp8_bf16_nt(lhs, rhs, out, *, stream=None) -> None:
     (``DGEMM_CACHE_DIR``, default ``~/.cache/dgemm``).
     Runtime errors raise :class:`DgemmError` with the library's message.
     """
+    if bias is not None:
+        return _gemm_bias(lhs, rhs, bias, out, stream)
     # Warm path, written out inline (each torch attribute read costs 30-80
     # ns, a Python call about as much): the cache key, and on a hit the
     # stream, the device check and the C call.
@@ -514,6 +520,38 @@ def _gemm_full(fn, lhs, rhs, out, stream, key):
         _bind(launch, "dgemm_bind_gemm_fp8_bf16_nt", launch.refs)
     if launch.m:
         _go(launch, _fast().gemm_fp8_bf16_nt, fn, stream, launch.refs)
+    del args  # layout copies live until the launch is queued
+
+
+def _gemm_bias(lhs, rhs, bias, out, stream):
+    """gemm_fp8_fp8_bf16_nt with a bias fused into the epilogue: the
+    operands checked as by the full path, plus the bias (f32 [N], unit
+    stride, 8-byte aligned, on the operands' device); no launch cache."""
+    fn = "gemm_fp8_fp8_bf16_nt"
+    lhs, rhs, out = _readable(lhs, rhs, out, stream)
+    bias = dlpack.as_operand(bias, stream, "bias")
+    args = _GemmArgs(fn, lhs, rhs, out)
+    BIAS = _Op(bias, "bias")
+    _want(fn, BIAS, ("float32",), 1)
+    if BIAS.shape != (args.n,):
+        _fail(fn, "bias must be [N] = [%d] (one per output column), got %s", args.n,
+              list(BIAS.shape))
+    if BIAS.strides != (1,):
+        _fail(fn, "bias must be contiguous (stride 1), got strides %s", BIAS.strides)
+    if getattr(bias, "is_cuda", True) is False:
+        _fail(fn, "bias is on %s; all operands must be CUDA tensors",
+              getattr(bias, "device", "the host"))
+    dev_bias, dev_out = getattr(bias, "device", None), getattr(out, "device", None)
+    if dev_bias is not None and dev_out is not None and str(dev_bias) != str(dev_out):
+        _fail(fn, "bias is on %s but out (D) on %s: all operands must be on one device",
+              dev_bias, dev_out)
+    if BIAS.ptr % 8 != 0:
+        _fail(fn, "bias data address 0x%x is not 8-byte aligned (the kernel reads column "
+              "pairs)", BIAS.ptr)
+    if args.m:
+        A, SA, B, SB, D = args.ops
+        launch = _Launch(args.m, (A, SA, B, SB, BIAS, D), out)
+        _go(launch, _fast().gemm_fp8_bf16_nt_bias, fn, stream, launch.refs)
     del args  # layout copies live until the launch is queued
 
 

@@ -68,6 +68,16 @@ dgemm_status dgemm_gemm_fp8_bf16_nt(const dgemm_tensor *a, const dgemm_tensor *s
   return finish();
 }
 
+/* The bias lands in slot 5 (after D in slot 4). */
+dgemm_status dgemm_gemm_fp8_bf16_nt_bias(const dgemm_tensor *a, const dgemm_tensor *sa,
+                                         const dgemm_tensor *b, const dgemm_tensor *sb,
+                                         const dgemm_tensor *bias, const dgemm_tensor *d,
+                                         void *stream) {
+  record(a, sa, b, sb, d, stream);
+  last_tensors[5] = *bias;
+  return finish();
+}
+
 dgemm_status dgemm_wgrad_gemm_fp8_fp32_nt(const dgemm_tensor *a, const dgemm_tensor *sa,
                                           const dgemm_tensor *b, const dgemm_tensor *sb,
                                           const dgemm_tensor *d, void *stream) {

@@ -237,6 +237,64 @@ class GemmRows(Rows):
                  env={"DGEMM_CACHE_DIR": "/dev/null/cache"})
 
 
+def bias_of(n, **kw):
+    """A stand-in f32 bias [n] at an aligned address of its own."""
+    kw.setdefault("ptr", 0x7f0050000000)
+    return FakeTensor((n,), F32, **kw)
+
+
+class BiasRows(Rows):
+    """gemm_fp8_fp8_bf16_nt(..., bias=): the fused bias's own rules (the
+    other operands are checked as without it)."""
+
+    def test_bias_dtype(self):
+        self.row("gemm_fp8_fp8_bf16_nt", "dtype", "bias is bfloat16", "DgemmArgumentError",
+                 "gemm_fp8_fp8_bf16_nt: bias must be torch.float32, got torch.bfloat16",
+                 lambda: call_gemm(ops(), bias=FakeTensor((512,), BF16, ptr=0x7f0050000000),
+                                   stream=0))
+
+    def test_bias_shape(self):
+        self.row("gemm_fp8_fp8_bf16_nt", "shape", "bias [N + 8]", "DgemmArgumentError",
+                 "gemm_fp8_fp8_bf16_nt: bias must be [N] = [512] (one per output column), "
+                 "got [520]",
+                 lambda: call_gemm(ops(), bias=bias_of(520), stream=0))
+        self.row("gemm_fp8_fp8_bf16_nt", "shape", "bias of rank 2 ([1, N])",
+                 "DgemmArgumentError",
+                 "gemm_fp8_fp8_bf16_nt: bias must be 1-D, got shape [1, 512]",
+                 lambda: call_gemm(ops(), bias=FakeTensor((1, 512), F32, ptr=0x7f0050000000),
+                                   stream=0))
+
+    def test_bias_noncontiguous(self):
+        self.row("gemm_fp8_fp8_bf16_nt", "noncontig", "bias with stride 2",
+                 "DgemmArgumentError",
+                 "gemm_fp8_fp8_bf16_nt: bias must be contiguous (stride 1), got strides (2,)",
+                 lambda: call_gemm(ops(), bias=bias_of(512, strides=(2,)), stream=0))
+
+    def test_bias_misaligned(self):
+        self.row("gemm_fp8_fp8_bf16_nt", "misaligned", "bias's address 4 bytes off",
+                 "DgemmArgumentError",
+                 "gemm_fp8_fp8_bf16_nt: bias data address 0x7f0050000004 is not 8-byte "
+                 "aligned (the kernel reads column pairs)",
+                 lambda: call_gemm(ops(), bias=bias_of(512, ptr=0x7f0050000004), stream=0))
+
+    def test_bias_device(self):
+        self.row("gemm_fp8_fp8_bf16_nt", "device", "bias on the CPU", "DgemmArgumentError",
+                 "gemm_fp8_fp8_bf16_nt: bias is on cpu; all operands must be CUDA tensors",
+                 lambda: call_gemm(ops(), bias=bias_of(512, is_cuda=False, device="cpu"),
+                                   stream=0))
+        self.row("gemm_fp8_fp8_bf16_nt", "device", "bias on another GPU than D",
+                 "DgemmArgumentError",
+                 "gemm_fp8_fp8_bf16_nt: bias is on cuda:1 but out (D) on cuda:0: all operands "
+                 "must be on one device",
+                 lambda: call_gemm(ops(), bias=bias_of(512, device="cuda:1"), stream=0))
+
+    def test_bias_valid(self):
+        self.row("gemm_fp8_fp8_bf16_nt", "none",
+                 "valid operands with a bias on the stand-in driver", "returns", "",
+                 code="call_gemm(gemm_operands(256, 512, 1024), stream=0, "
+                      "bias=FakeTensor((512,), F32, ptr=0x7f0050000000))")
+
+
 def contiguous_ops(**over):
     o = dict(a=FakeTensor((256, 256), E4M3, ptr=0x7f0000000000),
              sfa=FakeTensor((256, 2), F32, strides=(1, 256), ptr=0x7f0010000000),

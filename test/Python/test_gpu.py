@@ -2,7 +2,7 @@
 """Runs where PyTorch sees an sm_90 GPU and libdgemm.so exports the C API
 (the GPU machine: scripts/device-run.sh); skipped elsewhere with the reason.
 
-Small shapes with partial tiles, A's box cut to a small M at its
+Small shapes with partial tiles (also with a fused bias), A's box cut to a small M at its
 boundaries, every A-scale layout the package accepts
 (bitwise-identical results), a side stream, argument errors with real torch
 tensors, config/prepare, and the per-token/per-block casts on the GPU. The
@@ -68,6 +68,28 @@ class Gpu(unittest.TestCase):
         chk = rb.check_output(torch, dgemm, out.d, ref, rms)
         chk["guard_ok"] = out.guards_intact()
         return inp, out.d, chk
+
+    def test_bias_is_added_in_the_epilogue(self):
+        # Epilogue fusion: D = A * B^T + bias against the float64 reference,
+        # on small shapes with partial tiles (columns past N take the
+        # clamped bias pair) and a K split (64 x 2112 x 7168 is one of
+        # run_bias.py's), and with a bias in a torch tensor's storage at
+        # an 8-byte offset.
+        rb = self.rb
+        for i, (m, n, k) in enumerate(SHAPES + [(64, 2112, 7168)]):
+            with self.subTest(m=m, n=n, k=k):
+                inp = rb.make_inputs(torch, dgemm, m, n, k, seed=300 + i)
+                ref, rms = rb.reference(torch, dgemm, inp)
+                store = torch.randn(n + 2, device="cuda") * float(rms.mean())
+                bias = store[2:] if i % 2 else store[:n]
+                out = rb.GuardedOutput(torch, m, n, seed=i)
+                out.poison()
+                torch.cuda.synchronize()
+                dgemm.gemm_fp8_fp8_bf16_nt((inp["a"], inp["sfa_tma"]), (inp["b"], inp["sfb"]),
+                                           out.d, bias=bias)
+                torch.cuda.synchronize()
+                chk = rb.check_output(torch, dgemm, out.d, ref + bias[None, :], rms)
+                self.assertTrue(chk["ok"] and out.guards_intact(), chk)
 
     def test_small_shapes(self):
         for i, (m, n, k) in enumerate(SHAPES):

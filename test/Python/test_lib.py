@@ -12,7 +12,7 @@ import unittest
 from pathlib import Path
 
 import _support as S
-from _support import BF16, E4M3, FakeTensor, call_gemm, gemm_operands
+from _support import BF16, E4M3, F32, FakeTensor, call_gemm, gemm_operands
 
 import dgemm
 from dgemm import DgemmArgumentError, DgemmError, _lib
@@ -90,6 +90,22 @@ class StubLibrary(S.OnStubLibrary):
             self.assertEqual(tuple(got.shape[:2]), shape, i)
             self.assertEqual(tuple(got.strides[:2]), strides, i)
             self.assertEqual(tuple(got.shape[2:]) + tuple(got.strides[2:]), (0, 0, 0, 0), i)
+
+    def test_gemm_with_bias_passes_the_bias(self):
+        # Epilogue fusion: the five operands as without a bias, and the bias
+        # [N] f32 (slot 5 of the stub's record) through
+        # dgemm_gemm_fp8_bf16_nt_bias.
+        m, n, k = 200, 392, 640
+        ops = gemm_operands(m, n, k)
+        bias = FakeTensor((n,), F32, ptr=0x7f0050000000)
+        before = self.stub.stub_calls()
+        call_gemm(ops, bias=bias, stream=0x1234)
+        self.assertEqual(self.stub.stub_calls(), before + 1)
+        got = self.stub.stub_last_tensor(4).contents
+        self.assertEqual(got.data, ops["d"].data_ptr())
+        got = self.stub.stub_last_tensor(5).contents
+        self.assertEqual((got.data, got.dtype, got.rank), (bias.data_ptr(), _lib.DTYPE_F32, 1))
+        self.assertEqual((got.shape[0], got.strides[0]), (n, 1))
 
     def test_default_stream_for_non_torch_tensors(self):
         call_gemm(gemm_operands(128, 128, 128))

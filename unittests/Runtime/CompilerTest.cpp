@@ -263,6 +263,37 @@ TEST(Compiler, GemmKernelsCompile) {
   }
 }
 
+TEST(Compiler, BiasKernelsCompile) {
+  // Epilogue fusion: the kernel of a GEMM with a bias takes the bias's
+  // address seventh, and its contract says layout 7 (bias = operand 4, D =
+  // operand 5), for the tile shapes of a K split, 128x192 and 256x128.
+  if (!isPipelineRegistered("dgemm-to-ptx"))
+    GTEST_SKIP() << "dgemm-to-ptx is not registered in this build";
+  struct Shape {
+    int64_t m, n, k;
+  } shapes[] = {{64, 2112, 7168}, {4096, 2112, 7168}, {4096, 7168, 2048}};
+  for (const Shape &sh : shapes) {
+    GemmKernelKey key = exampleKey(sh.m, sh.n, sh.k);
+    key.bias = true;
+    SCOPED_TRACE(key.text());
+    CompiledKernel k;
+    Status s = compileGemm(key, k);
+    ASSERT_TRUE(s.ok()) << s.message();
+    const LaunchContract &c = k.contract;
+    EXPECT_NE(c.kernelName.find("_bias"), std::string::npos) << c.kernelName;
+    EXPECT_NE(k.ptx.find(".entry " + c.kernelName), std::string::npos);
+    EXPECT_NE(k.ptx.find("ld.global.v2.b32"), std::string::npos);
+    EXPECT_EQ(c.layout, kLayoutBias);
+    ASSERT_EQ(c.params.size(), 7u);
+    EXPECT_EQ(c.params[3].kind, ParamKind::TensorMap);
+    EXPECT_EQ(c.params[3].operand, 5); // D
+    EXPECT_EQ(c.params[4].operand, 3); // B scales
+    EXPECT_EQ(c.params[5].kind, ParamKind::M);
+    EXPECT_EQ(c.params[6].kind, ParamKind::Pointer);
+    EXPECT_EQ(c.params[6].operand, 4); // the bias
+  }
+}
+
 /// The key of an m-grouped kernel, its config chosen as the runtime does.
 GemmKernelKey groupedKey(GemmKind kind, int64_t groups, int64_t m, int64_t n,
                          int64_t k) {

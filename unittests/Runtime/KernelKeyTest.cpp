@@ -84,8 +84,9 @@ TEST(KernelKey, Text) {
 TEST(KernelKey, WeightGradientKeysDiffer) {
   // The weight-gradient form, and k-grouped kernels of other M or groups,
   // never share a cache entry with each other or the normal GEMM.
-  std::vector<GemmKernelKey> keys(5, key());
+  std::vector<GemmKernelKey> keys(6, key());
   keys[1].wgrad = true;
+  keys[5].bias = true; // epilogue fusion
   keys[2].kind = dgemm::GemmKind::KGrouped;
   keys[2].groups = 4;
   keys[2].m = 4096;
@@ -128,6 +129,26 @@ TEST(GemmModule, Text) {
       "    return\n"
       "  }\n"
       "}\n");
+}
+
+TEST(GemmModule, BiasText) {
+  // Epilogue fusion: the bias [N] before D, and bias(%bias) on the op.
+  GemmKernelKey b = key();
+  b.bias = true;
+  std::string text = gemmModuleText(b);
+  EXPECT_NE(text.find("func.func @dgemm_gemm_bias_n7168_k2048("),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("%sb: memref<56x16xf32>, %bias: memref<7168xf32>, %d: "
+                      "memref<?x7168xbf16>) {"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("memref<56x16xf32>) bias(%bias : memref<7168xf32>) "
+                      "outs(%d : memref<?x7168xbf16>) {config = "),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(b.text().rfind("gemm_fp8_bf16_nt_bias n=7168 k=2048 ", 0), 0u)
+      << b.text();
 }
 
 TEST(GemmModule, WeightGradientTexts) {

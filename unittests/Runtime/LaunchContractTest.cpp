@@ -202,8 +202,8 @@ TEST(LaunchContract, ParseMessages) {
   // Well-formed text, invalid values: checkContract's messages.
   EXPECT_EQ(parseError(withLine(2, "block 0")),
             "launch contract text: block = 0 is not in [1, 1024]");
-  EXPECT_EQ(parseError(withLine(10, "layout 7")),
-            "launch contract text: layout = 7 is not in [0, 6]");
+  EXPECT_EQ(parseError(withLine(10, "layout 8")),
+            "launch contract text: layout = 8 is not in [0, 7]");
   EXPECT_EQ(parseError(withLine(
                 15, "param tensor_map operand=0 dtype=u8 swizzle=128 dims=1,0 "
                     "box=256,128")),

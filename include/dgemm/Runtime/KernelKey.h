@@ -30,6 +30,9 @@ struct GemmKernelKey {
   /// Normal kind only: the weight-gradient form (1x128 B scales, f32 D,
   /// D += A * B^T).
   bool wgrad = false;
+  /// Normal kind only: epilogue fusion of an f32 bias [N] (bf16 D = A * B^T
+  /// + bias).
+  bool bias = false;
   int64_t groups = 1;
   /// Contiguous only: groups given by offsets[G] rather than m_indices.
   bool groupOffsets = false;

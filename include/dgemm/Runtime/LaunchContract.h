@@ -122,8 +122,11 @@ constexpr int64_t kLayoutOther = 5;
 /// The contiguous m-grouped GEMM with its groups given by offsets[G] (each
 /// group's end row) instead of m_indices.
 constexpr int64_t kLayoutContiguousOffsets = 6;
+/// The normal bf16 GEMM with an f32 bias [N] fused into its epilogue
+/// (operands A, A scales, B, B scales, bias, D).
+constexpr int64_t kLayoutBias = 7;
 /// The largest layout value.
-constexpr int64_t kLayoutMax = 6;
+constexpr int64_t kLayoutMax = 7;
 
 /// Limits checkContract enforces.
 constexpr int64_t kMaxOperands = 8;

@@ -25,6 +25,9 @@ struct GemmOperands {
   const dgemm_tensor *b = nullptr;
   const dgemm_tensor *bScale = nullptr;
   const dgemm_tensor *d = nullptr;
+  /// dgemm_gemm_fp8_bf16_nt_bias only: the f32 bias [N] (the launch
+  /// contract's operand 4, D then 5; not one of operand()'s five).
+  const dgemm_tensor *bias = nullptr;
 
   static constexpr int kCount = 5;
   const dgemm_tensor *operand(int64_t i) const;
@@ -38,6 +41,11 @@ struct GemmShape {
 
 /// Checks the operands of dgemm_gemm_fp8_bf16_nt and returns M, N, K.
 Status validateGemmFp8Bf16Nt(const GemmOperands &ops, GemmShape &shape);
+
+/// Checks the bias of dgemm_gemm_fp8_bf16_nt_bias for a GEMM of `n` output
+/// columns: f32, rank 1, [N], unit stride, 8-byte aligned (the kernel loads
+/// column pairs).
+Status validateGemmBias(const dgemm_tensor *bias, int64_t n);
 
 /// Checks the operands of dgemm_wgrad_gemm_fp8_fp32_nt (D f32 [M, N], B
 /// scales [N, K/128] MN-major like A's; K may be 0) and returns M, N, K.

@@ -238,16 +238,16 @@ struct AddBiasLowering : OpRewritePattern<AddBiasOp> {
     Value lane = arith::RemUIOp::create(rw, loc, op.getTid(), c(32));
     Value first = arith::AddIOp::create(
         rw, loc, op.getN0(),
-        arith::MulIOp::create(rw, loc,
-                              arith::RemUIOp::create(rw, loc, lane, c(4)),
-                              c(2)));
+        arith::MulIOp::create(
+            rw, loc, arith::RemUIOp::create(rw, loc, lane, c(4)), c(2)));
     SmallVector<Value> totals(op.getTotals().begin(), op.getTotals().end());
     for (int64_t j = 0; j < op.getBlockN() / 8; ++j) {
       Value col = arith::MinUIOp::create(
           rw, loc, arith::AddIOp::create(rw, loc, first, c(8 * j)),
           c(op.getN() - 2));
-      Value addr = LLVM::GEPOp::create(rw, loc, op.getBias().getType(), f32,
-                                       op.getBias(), ArrayRef<LLVM::GEPArg>{col});
+      Value addr =
+          LLVM::GEPOp::create(rw, loc, op.getBias().getType(), f32,
+                              op.getBias(), ArrayRef<LLVM::GEPArg>{col});
       Value pair = LLVM::LoadOp::create(rw, loc, v2f32, addr, /*alignment=*/8);
       Value bias[2];
       for (int64_t e = 0; e < 2; ++e)
