@@ -169,6 +169,8 @@ class Case:
             if "c" in ops:
                 cname = "%d" if self.c_is_d else "%c"
                 acc = " acc(%s : %s)" % (cname, t["c"])
+            if "bias" in ops:
+                acc += " bias(%%bias : %s)" % t["bias"]
             op = "dgemm.gemm %s%s outs(%%d : %s)%s" % (ins, acc, t["d"], attr)
         elif self.kind in ("contiguous", "masked"):
             op = ("dgemm.grouped_gemm #dgemm.grouped<%s> %s groups(%%g : %s) "
@@ -489,6 +491,11 @@ class Rules:
                 need(cc.rank == 2 and cc.elem == "f32" and eq(cc.shape[0], m)
                      and eq(cc.shape[1], n) and contiguous_along(cc, 1) and
                      tma_rows_aligned(cc, 1) and not_self_overlapping(cc), "C")
+            if "bias" in o:
+                bias = o["bias"]
+                need(o["d"].elem == "bf16", "a bias needs a bf16 D")
+                need(bias.rank == 1 and bias.elem == "f32" and eq(bias.shape[0], n)
+                     and contiguous_along(bias, 0), "bias")
         elif c.kind in ("contiguous", "masked"):
             need(not Rules.per_row_b(c), "grouped recipe")
             masked = c.kind == "masked"
@@ -757,6 +764,9 @@ class Gen:
         if out == "f32" and self.r.random() < 0.4:
             c.operands["c"] = MemRef([m, n], "f32")
             c.c_is_d = self.r.random() < 0.5
+        if out == "bf16" and self.r.random() < 0.25:
+            # Epilogue fusion: an f32 bias [N].
+            c.operands["bias"] = self.dense_or_strided([n], "f32")
         c.operands["d"] = self.dense_or_strided([m, n], out)
         if "c" in c.operands:
             d = c.operands.pop("d")
