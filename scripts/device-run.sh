@@ -45,6 +45,8 @@
 # SWEEP_GROUPED (0; 1: bench/sweep_grouped.py -> $OUT/sweep-grouped.jsonl),
 # WGRAD (0; 1: bench/run_wgrad.py -> $OUT/wgrad.jsonl; with SANITIZE=1 also
 # the four sanitizers on its small cases -> $OUT/<tool>-wgrad.log),
+# BIAS (0; 1: bench/run_bias.py, the GEMM with a fused bias -> $OUT/bias.jsonl,
+# its section in RESULTS.md),
 # GROUPED (1; 0 skips the grouped bench), GROUPED_RANDOM (6 random cases per
 # layout), GROUPED_BUDGET_S (150),
 # COMPILE_TIMES (1; 0 skips compile_times.py), COMPILE_TIMES_ARGS
@@ -174,6 +176,12 @@ torch.cuda.get_device_capability(0))' || true
     timeout -k 10 "$(cap 240)" python3 bench/run_wgrad.py --out "$OUT/wgrad.jsonl" 2>&1
     step "wgrad checks + timing" $?
   fi
+  if [ "${BIAS:-0}" = 1 ]; then
+    banner "epilogue fusion: a bias, checks and timing (bench/run_bias.py)"
+    timeout -k 10 "$(cap 200)" python3 bench/run_bias.py --out "$OUT/bias.jsonl" --random 6 \
+      2>&1 | grep -v '^{'
+    step "bias checks + timing" "${PIPESTATUS[0]}"
+  fi
   if [ "$GROUPED" = 1 ]; then
     banner "m-grouped benchmark (time budget ${GROUPED_BUDGET_S}s)"
     timeout -k 15 $((GROUPED_BUDGET_S + 60)) python3 bench/run_grouped.py \
@@ -208,6 +216,7 @@ torch.cuda.get_device_capability(0))' || true
       local grouped_arg=()
       [ -s "$OUT/grouped.jsonl" ] && grouped_arg=(--grouped "$OUT/grouped.jsonl")
       [ -s "$OUT/wgrad.jsonl" ] && grouped_arg+=(--wgrad "$OUT/wgrad.jsonl")
+      [ -s "$OUT/bias.jsonl" ] && grouped_arg+=(--bias "$OUT/bias.jsonl")
       python3 scripts/gen_results.py "$OUT/bench.jsonl" --warm "$OUT/bench-warm.jsonl" \
         "${grouped_arg[@]}" --compile-times "$OUT/compile-times.jsonl" \
         --out "$OUT/RESULTS.md" 2>&1

@@ -549,6 +549,8 @@ def main(argv=None):
                     help="JSON lines of bench/run_grouped.py: appends the m-grouped section")
     ap.add_argument("--wgrad", type=Path,
                     help="JSON lines of bench/run_wgrad.py: appends the weight-gradient section")
+    ap.add_argument("--bias", type=Path,
+                    help="JSON lines of bench/run_bias.py: appends the epilogue-fusion section")
     ap.add_argument("--svg", type=Path, default=None,
                     help="bar chart of TFLOPS per shapes.csv shape (default: tflops.svg beside "
                          "--out; '' for none)")
@@ -574,6 +576,10 @@ def main(argv=None):
         import wgrad_results
         text = text.rstrip("\n") + "\n\n" + wgrad_results.render(
             read_jsonl(args.wgrad), args.wgrad.name)
+    if args.bias and args.bias.is_file():
+        import bias_results
+        text = text.rstrip("\n") + "\n\n" + bias_results.render(
+            read_jsonl(args.bias), args.bias.name)
     if args.sanitizer_logs:
         import sanitizer_results
         text = text.rstrip("\n") + "\n\n" + sanitizer_results.render(args.sanitizer_logs)
