@@ -46,7 +46,8 @@
 # WGRAD (0; 1: bench/run_wgrad.py -> $OUT/wgrad.jsonl; with SANITIZE=1 also
 # the four sanitizers on its small cases -> $OUT/<tool>-wgrad.log),
 # BIAS (0; 1: bench/run_bias.py, the GEMM with a fused bias -> $OUT/bias.jsonl,
-# its section in RESULTS.md),
+# its section in RESULTS.md; with SANITIZE=1 also memcheck and racecheck on
+# its small cases -> $OUT/<tool>-bias.log),
 # GROUPED (1; 0 skips the grouped bench), GROUPED_RANDOM (6 random cases per
 # layout), GROUPED_BUDGET_S (150),
 # COMPILE_TIMES (1; 0 skips compile_times.py), COMPILE_TIMES_ARGS
@@ -273,6 +274,18 @@ torch.cuda.get_device_capability(0))' || true
           rc=$?
           grep -E "SUMMARY|\"summary\"" "$OUT/$tool-wgrad.log"
           step "$tool (wgrad, k-grouped)" $rc
+        done
+      fi
+      if [ "${BIAS:-0}" = 1 ]; then
+        local tool
+        for tool in memcheck racecheck; do
+          banner "compute-sanitizer $tool on the kernels with a fused bias (small cases)"
+          timeout -k 10 "$(cap 120)" compute-sanitizer --tool $tool --error-exitcode 99 \
+            --print-limit 20 python3 bench/run_bias.py --out "/tmp/bias-$tool.jsonl" --no-csv \
+            --no-time --random 3 >"$OUT/$tool-bias.log" 2>&1
+          rc=$?
+          grep -E "SUMMARY|^bias:" "$OUT/$tool-bias.log"
+          step "$tool (bias)" $rc
         done
       fi
       banner "compute-sanitizer on planted bugs (they must be reported)"
