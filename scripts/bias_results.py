@@ -9,10 +9,7 @@ may differ from the main run's. Used by scripts/gen_results.py
 (``--bias``); pure functions, no torch.
 """
 from grouped_results import _f, _geomean, _t
-
-
-def _ratio(a, b):
-    return a / b if a and b else None
+from wgrad_results import _ratio
 
 
 def render(records, source_name):
