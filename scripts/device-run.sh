@@ -48,8 +48,10 @@
 # BIAS (0; 1: bench/run_bias.py, the GEMM with a fused bias -> $OUT/bias.jsonl,
 # its section in RESULTS.md; with SANITIZE=1 also memcheck and racecheck on
 # its small cases -> $OUT/<tool>-bias.log),
-# GROUPED (1; 0 skips the grouped bench), GROUPED_RANDOM (6 random cases per
-# layout), GROUPED_BUDGET_S (150),
+# GROUPED (1; 0 skips the grouped bench and the grouped sanitizers),
+# GROUPED_BENCH (1; 0 skips the grouped bench only), GROUPED_RANDOM (6 random
+# cases per layout), GROUPED_BUDGET_S (150), SANITIZE_BASE (1; 0 skips the
+# four sanitizers on the normal kernels, to finish an earlier run's others),
 # COMPILE_TIMES (1; 0 skips compile_times.py), COMPILE_TIMES_ARGS
 # ("--limit 8": the first 8 distinct kernels of shapes.csv),
 # BENCH_ARGS (extra run_bench.py arguments), DGEMM_COMMIT (the commit to
@@ -76,6 +78,8 @@ RACECHECK_FILTER=${RACECHECK_FILTER---kernel-name kns=dgemm}
 GROUPED=${GROUPED:-1}
 GROUPED_RANDOM=${GROUPED_RANDOM:-6}
 GROUPED_BUDGET_S=${GROUPED_BUDGET_S:-150}
+GROUPED_BENCH=${GROUPED_BENCH:-1}
+SANITIZE_BASE=${SANITIZE_BASE:-1}
 start=$(date +%s)
 steps=()
 failed=0
@@ -183,7 +187,7 @@ torch.cuda.get_device_capability(0))' || true
       2>&1 | grep -v '^{'
     step "bias checks + timing" "${PIPESTATUS[0]}"
   fi
-  if [ "$GROUPED" = 1 ]; then
+  if [ "$GROUPED" = 1 ] && [ "$GROUPED_BENCH" = 1 ]; then
     banner "m-grouped benchmark (time budget ${GROUPED_BUDGET_S}s)"
     timeout -k 15 $((GROUPED_BUDGET_S + 60)) python3 bench/run_grouped.py \
       --out "$OUT/grouped.jsonl" --random "$GROUPED_RANDOM" \
@@ -229,7 +233,13 @@ torch.cuda.get_device_capability(0))' || true
 
   # 6. Sanitizers.
   if [ "$SANITIZE" = 1 ]; then
-    if command -v compute-sanitizer >/dev/null; then
+    if ! command -v compute-sanitizer >/dev/null; then
+      step "sanitizers" 127
+      echo "device-run: compute-sanitizer not found"
+    elif [ "$SANITIZE_BASE" != 1 ]; then
+      step "sanitizers, normal kernels" "skipped (SANITIZE_BASE=0)"
+    fi
+    if command -v compute-sanitizer >/dev/null && [ "$SANITIZE_BASE" = 1 ]; then
       banner "compute-sanitizer memcheck"
       timeout -k 10 "$(cap 240)" compute-sanitizer --tool memcheck --error-exitcode 99 \
         --print-limit 50 python3 bench/run_bench.py --sanitize >"$OUT/memcheck.log" 2>&1
@@ -264,6 +274,8 @@ torch.cuda.get_device_capability(0))' || true
         grep -E "SUMMARY" "$OUT/$extra.log"
         step "$extra" $((rc != 0 ? rc : rc2))
       done
+    fi
+    if command -v compute-sanitizer >/dev/null; then
       if [ "${WGRAD:-0}" = 1 ]; then
         local tool
         for tool in memcheck racecheck synccheck initcheck; do
@@ -280,8 +292,10 @@ torch.cuda.get_device_capability(0))' || true
         local tool
         for tool in memcheck racecheck; do
           banner "compute-sanitizer $tool on the kernels with a fused bias (small cases)"
+          # shellcheck disable=SC2086,SC2046
           timeout -k 10 "$(cap 120)" compute-sanitizer --tool $tool --error-exitcode 99 \
-            --print-limit 20 python3 bench/run_bias.py --out "/tmp/bias-$tool.jsonl" --no-csv \
+            --print-limit 20 $([ $tool = racecheck ] && echo $RACECHECK_FILTER) \
+            python3 bench/run_bias.py --out "/tmp/bias-$tool.jsonl" --no-csv \
             --no-time --random 3 >"$OUT/$tool-bias.log" 2>&1
           rc=$?
           grep -E "SUMMARY|^bias:" "$OUT/$tool-bias.log"
@@ -297,7 +311,7 @@ torch.cuda.get_device_capability(0))' || true
         local tool
         for tool in memcheck racecheck; do
           banner "compute-sanitizer $tool, grouped kernels"
-          # shellcheck disable=SC2086
+          # shellcheck disable=SC2086,SC2046
           timeout -k 10 "$(cap 180)" compute-sanitizer --tool $tool --error-exitcode 99 \
             --print-limit 50 $([ $tool = racecheck ] && echo $RACECHECK_FILTER) \
             python3 bench/run_grouped.py --sanitize >"$OUT/$tool-grouped.log" 2>&1
@@ -306,9 +320,6 @@ torch.cuda.get_device_capability(0))' || true
           step "$tool (grouped)" $rc
         done
       fi
-    else
-      step "sanitizers" 127
-      echo "device-run: compute-sanitizer not found"
     fi
   fi
 }

@@ -22,7 +22,8 @@ def render(paths):
            "`bench/results/`). Normal kernels: `bench/run_bench.py --sanitize` (4 small "
            "shapes, one with block M 256, one with block M 64 and an odd number of K blocks); grouped: `bench/run_grouped.py --sanitize` (a contiguous and two masked "
            "cases with an empty group, one with block M 256); weight gradient: `bench/run_wgrad.py --sanitize` (small "
-           "wgrad and k-grouped cases, empty groups included). Planted bugs: "
+           "wgrad and k-grouped cases, empty groups included); fused bias: `bench/run_bias.py "
+           "--no-csv --no-time --random 3` (3 random shapes, no timing). Planted bugs: "
            "`bench/sanitizer_planted.py`.", "",
            "| log | tool | run | summary |", "|---|---|---|---|"]
     planted = []
@@ -39,6 +40,8 @@ def render(paths):
                 if "memcheck-all" in p.name
                 else "weight gradient (wgrad and k-grouped, small cases)"
                 if "wgrad" in p.name
+                else "fused bias (3 random shapes)"
+                if "bias" in p.name
                 else "grouped" if "grouped" in p.name else "normal")
         sums = summaries(text)
         if tool in ("synccheck", "initcheck") and len(sums) == 2 and "wgrad" not in p.name:
