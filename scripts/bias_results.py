@@ -8,6 +8,7 @@ every case. The section states its own run (date, commit, device), which
 may differ from the main run's. Used by scripts/gen_results.py
 (``--bias``); pure functions, no torch.
 """
+from gen_results import short_config
 from grouped_results import _f, _geomean, _t
 from wgrad_results import _ratio
 
@@ -33,7 +34,7 @@ def render(records, source_name):
         plain = _t(r, "dgemm", "us")
         torch_add = _t(r, "torch_blockwise_then_add", "us")
         out.append("| %d | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            r["m"], r["n"], r["k"], r.get("config", "").split(" ")[0] or "-", _f(us, 1),
+            r["m"], r["n"], r["k"], short_config(r.get("config")), _f(us, 1),
             _f(_t(r, "dgemm_bias", "tflops")), _f(plain, 1), _f(_ratio(us, plain), 3),
             _f(_t(r, "dgemm_then_add", "us"), 1), _f(torch_add, 1),
             _f(_ratio(torch_add, us), 2),

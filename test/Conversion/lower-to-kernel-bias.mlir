@@ -3,8 +3,10 @@
 // says layout 7 with the bias as operand 4 and D as operand 5; the threads
 // that store a tile add the bias to their totals just before the store
 // (dgemm.add_bias), which convert-dgemm-to-nvvm turns into one vector<2xf32>
-// load per 8-column group and an fadd per register. Without a bias nothing
-// of this appears.
+// load per 8-column group and an fadd per register. At each tile's start the
+// first consumer threads prefetch the tile's bias lines into L1 (block_n / 32
+// + 1 of them: thread i the line of column n0 + 32 i, clamped to N - 1), so
+// that those loads hit L1. Without a bias nothing of this appears.
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel --convert-dgemm-to-nvvm | FileCheck %s --check-prefix=NVVM
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel --convert-dgemm-to-nvvm | grep -c 'llvm.fadd' | FileCheck %s --check-prefix=FADD
@@ -18,6 +20,12 @@
 // CHECK-SAME: layout = 7 : i64
 // CHECK-SAME: kind = "tensor_map", operand = 5 : i64
 // CHECK-SAME: {kind = "ptr", operand = 3 : i64}, {kind = "m"}, {kind = "ptr", operand = 4 : i64}]
+// CHECK: %[[LINES:.+]] = arith.constant 5 : i32
+// CHECK-NEXT: %[[MINE:.+]] = arith.cmpi ult, %[[TID:.+]], %[[LINES]] : i32
+// CHECK-NEXT: scf.if %[[MINE]] {
+// CHECK: %[[COL:.+]] = arith.minui %{{.+}}, %c7167_i32
+// CHECK: %[[AT:.+]] = llvm.getelementptr %arg6[%{{.+}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i8
+// CHECK-NEXT: nvvm.prefetch level = {{ *}}L1, %[[AT]] : !llvm.ptr<1>
 // CHECK: %[[B:.+]]:2 = dgemm.add_bias(%{{.+}}, %{{.+}}), %arg6[%[[N0:.+]]] tid %{{.+}} {block_m = 256 : i32, block_n = 128 : i32, consumers = 2 : i32, n = 7168 : i32}
 // CHECK-NEXT: dgemm.epilogue_store(%[[B]]#0, %[[B]]#1), %{{.+}}, %arg3[%[[N0]],
 // NVVM-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm256_bn128_s3_g16_c128_bias(
@@ -40,6 +48,10 @@ func.func @bm256(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1, 
 // A K split over two warpgroups: warpgroup 0 joins the sums and alone adds
 // the bias and stores, inside its branch.
 // CHECK-LABEL: llvm.func @dgemm_gemm_n4096_k7168_bm64_bn32_s8_g1_c128_bias_ks_hbf(
+// CHECK: %[[MINE:.+]] = arith.cmpi ult, %{{.+}}, %c2_i32{{(_[0-9]+)?}} : i32
+// CHECK-NEXT: scf.if %[[MINE]] {
+// CHECK: nvvm.prefetch level = {{ *}}L1
+// CHECK-NOT: nvvm.prefetch level
 // CHECK: %[[B:.+]] = dgemm.add_bias(%{{.+}}), %arg6[%{{.+}}] tid %{{.+}} {block_m = 64 : i32, block_n = 32 : i32, consumers = 1 : i32, n = 4096 : i32}
 // CHECK-NEXT: dgemm.epilogue_store(%[[B]])
 // CHECK-NEXT: } else {
@@ -64,6 +76,7 @@ func.func @k_split(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1
 // CHECK-SAME: %arg4: !llvm.ptr<1>, %arg5: i32)
 // CHECK-NOT: layout =
 // CHECK-NOT: dgemm.add_bias
+// CHECK-NOT: nvvm.prefetch level
 // CHECK: llvm.return
 func.func @no_bias(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?x16xf32, strided<[1, ?]>>,
     %b: memref<7168x2048xf8E4M3FN>, %sb: memref<56x16xf32>, %d: memref<?x7168xbf16>) {

@@ -11,7 +11,8 @@ def records():
     return [
         dict(type="meta", commit="abc1234", device="NVIDIA H100", date="2026-12-06"),
         dict(type="bias", m=4096, n=7168, k=2048, source="csv",
-             config="256x128 s3 (x)", check=dict(ok=True),
+             config="#dgemm.config<block_m = 256, block_n = 128, stages = 3, cluster = 1, "
+             "multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 128>", check=dict(ok=True),
              dgemm_bias=dict(us=101.0, tflops=1190.0), dgemm=dict(us=100.0),
              dgemm_then_add=dict(us=120.0), torch_blockwise_then_add=dict(us=130.0),
              torch_blockwise_bias=dict(error="bias not supported\nmore")),
@@ -26,7 +27,7 @@ class BiasResults(unittest.TestCase):
     def test_render(self):
         text = bias_results.render(records(), "b.jsonl")
         self.assertIn("commit abc1234, NVIDIA H100", text)
-        self.assertIn("| 4096 | 7168 | 2048 | 256x128 | 101.0 | 1190 | 100.0 | 1.010 | 120.0 "
+        self.assertIn("| 4096 | 7168 | 2048 | 256x128 s3 | 101.0 | 1190 | 100.0 | 1.010 | 120.0 "
                       "| 130.0 | 1.29 | ok |", text)
         self.assertIn("Geomean over 1 shapes: time with the bias 1.010 x without it; 1.19 x "
                       "faster than the GEMM then an add; 1.29 x faster than torch", text)

@@ -278,6 +278,11 @@ private:
   /// them into a buffer at dst (each warpgroup fills a whole buffer).
   SmallVector<Value> loadBScales(Value sfb, ArrayRef<Value> nbs, Value thread);
   void storeBScales(ArrayRef<Value> values, Value dst, Value thread);
+  /// A fused bias: at the tile's start the first consumer threads prefetch
+  /// its bias columns [n0, n0 + blockN) into L1, one 128-byte line each,
+  /// so that dgemm.add_bias's loads after the K loop hit L1 instead of
+  /// waiting for L2 with the tensor cores idle.
+  void prefetchBias(Value n0);
 
   KernelIR k;
   OpBuilder &b;

@@ -4,7 +4,7 @@
 // block at a time, stage-unrolled, or in pairs) of wgmma chains and
 // two-level promotion into the f32 totals, the stage releases, the K split
 // and split-tail joins, and the epilogues (TMA store, masked partial rows,
-// f32 reduce-add).
+// f32 reduce-add; a fused bias, prefetched into L1 at the tile's start).
 //
 //===----------------------------------------------------------------------===//
 #include "GemmKernelBuilder.h"
@@ -57,6 +57,8 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
   tileLoop([&](Value mBlock, Value nBlock, Value group, Value it) {
     Value m0 = k.mul(mBlock, k.c32(l.blockM));
     Value n0 = k.mul(nBlock, k.c32(l.blockN));
+    if (l.bias)
+      prefetchBias(n0);
     // The group's B scales: [G, ceil(N/128), K/128].
     Value sfbGroup =
         l.grouped() && !l.perRowB
@@ -717,6 +719,23 @@ void GemmKernelBuilder::storeBScales(ArrayRef<Value> values, Value dst,
     b.setInsertionPointToStart(inside.thenBlock());
     LLVM::StoreOp::create(b, loc, v, k.elementAt(dst, i, 4));
   }
+}
+
+void GemmKernelBuilder::prefetchBias(Value n0) {
+  // The tile's columns start anywhere 8-byte aligned, so they touch at most
+  // blockN / 32 + 1 lines of 32 floats; thread i prefetches the line of
+  // column n0 + 32 i, clamped to the last column.
+  const int64_t lines = l.blockN / 32 + 1;
+  auto mine = scf::IfOp::create(b, loc, k.ult(tid, k.c32(lines)), false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(mine.thenBlock());
+  Value col = k.minu(k.add(n0, k.mul(tid, k.c32(32))), k.c32(l.n - 1));
+  NVVM::PrefetchOp::create(b, loc,
+                           NVVM::PrefetchCacheLevelAttr::get(
+                               b.getContext(), NVVM::PrefetchCacheLevel::L1),
+                           /*evictPriority=*/nullptr,
+                           k.elementAt(fn.getArgument(kBiasPtr), col, 4),
+                           /*predicate=*/Value());
 }
 
 void GemmKernelBuilder::copyBScales(Value sfb, ArrayRef<Value> nbs) {
