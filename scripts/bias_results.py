@@ -41,15 +41,28 @@ def render(records, source_name):
             "ok" if r.get("check", {}).get("ok") else "**FAIL**"))
     out.append("")
     if timed:
-        out.append("- Geomean over %d shapes: time with the bias %s x without it; %s x faster "
-                   "than the GEMM then an add; %s x faster than torch blockwise then an add." % (
-                       len(timed),
-                       _f(_geomean([_ratio(_t(r, "dgemm_bias", "us"), _t(r, "dgemm", "us"))
-                                    for r in timed]), 3),
-                       _f(_geomean([_ratio(_t(r, "dgemm_then_add", "us"),
-                                           _t(r, "dgemm_bias", "us")) for r in timed]), 2),
-                       _f(_geomean([_ratio(_t(r, "torch_blockwise_then_add", "us"),
-                                           _t(r, "dgemm_bias", "us")) for r in timed]), 2)))
+        with_torch = [r for r in timed if _t(r, "torch_blockwise_then_add", "us")]
+        line = ("- Geomean over %d shapes: time with the bias %s x without it; %s x faster "
+                "than the GEMM then an add" % (
+                    len(timed),
+                    _f(_geomean([_ratio(_t(r, "dgemm_bias", "us"), _t(r, "dgemm", "us"))
+                                 for r in timed]), 3),
+                    _f(_geomean([_ratio(_t(r, "dgemm_then_add", "us"),
+                                        _t(r, "dgemm_bias", "us")) for r in timed]), 2)))
+        if with_torch:
+            line += "; %s x faster than torch blockwise then an add (%d shapes)" % (
+                _f(_geomean([_ratio(_t(r, "torch_blockwise_then_add", "us"),
+                                    _t(r, "dgemm_bias", "us")) for r in with_torch]), 2),
+                len(with_torch))
+        else:
+            line += "; torch blockwise then an add did not run"
+        out.append(line + ".")
+        errors = [r["torch_blockwise_then_add"]["error"] for r in timed
+                  if isinstance(r.get("torch_blockwise_then_add"), dict)
+                  and "error" in r["torch_blockwise_then_add"]]
+        if errors:
+            out.append("- torch._scaled_mm blockwise refused %d shapes (%s)." % (
+                len(errors), errors[0][:160]))
     fused = [r for r in timed if _t(r, "torch_blockwise_bias", "us")]
     refused = [r for r in timed if isinstance(r.get("torch_blockwise_bias"), dict)
                and "error" in r["torch_blockwise_bias"]]

@@ -30,10 +30,19 @@ class BiasResults(unittest.TestCase):
         self.assertIn("| 4096 | 7168 | 2048 | 256x128 s3 | 101.0 | 1190 | 100.0 | 1.010 | 120.0 "
                       "| 130.0 | 1.29 | ok |", text)
         self.assertIn("Geomean over 1 shapes: time with the bias 1.010 x without it; 1.19 x "
-                      "faster than the GEMM then an add; 1.29 x faster than torch", text)
+                      "faster than the GEMM then an add; 1.29 x faster than torch blockwise then an add (1 "
+                      "shapes).", text)
         self.assertIn("torch._scaled_mm blockwise refused a bias (bias not supported", text)
         self.assertIn("Checks: 2 of 3 cases pass (2 random shapes", text)
         self.assertIn("**FAIL** M=9 N=16 K=128: boom", text)
+
+    def test_torch_refused(self):
+        recs = records()
+        recs[1]["torch_blockwise_then_add"] = dict(error="Invalid scaling configuration.")
+        text = bias_results.render(recs, "b.jsonl")
+        self.assertIn("1.19 x faster than the GEMM then an add; torch blockwise then an add "
+                      "did not run.", text)
+        self.assertIn("torch._scaled_mm blockwise refused 1 shapes (Invalid scaling", text)
 
     def test_torch_bias_ran(self):
         recs = records()
