@@ -795,6 +795,16 @@ dgemm_status dgemm_bind_gemm_fp8_bf16_nt(const dgemm_tensor *a,
   return finish(bindCall(out, [&] { return gemm(ops, nullptr); }));
 }
 
+dgemm_status dgemm_bind_gemm_fp8_bf16_nt_bias(
+    const dgemm_tensor *a, const dgemm_tensor *a_scale, const dgemm_tensor *b,
+    const dgemm_tensor *b_scale, const dgemm_tensor *bias,
+    const dgemm_tensor *d, dgemm_bound_call **out) {
+  GemmOperands ops{a, a_scale, b, b_scale, d};
+  ops.bias = bias;
+  return finish(
+      bindCall(out, [&] { return gemm(ops, nullptr, /*withBias=*/true); }));
+}
+
 dgemm_status dgemm_bind_wgrad_gemm_fp8_fp32_nt(const dgemm_tensor *a,
                                                const dgemm_tensor *a_scale,
                                                const dgemm_tensor *b,

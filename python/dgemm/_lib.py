@@ -131,6 +131,7 @@ API = {
     "dgemm_m_grouped_gemm_fp8_bf16_nt_masked": (
         ctypes.c_int, [_TP, _TP, _TP, _TP, _TP, _c_int64, _TP, ctypes.c_void_p]),
     "dgemm_bind_gemm_fp8_bf16_nt": (ctypes.c_int, [_TP, _TP, _TP, _TP, _TP, _BCP]),
+    "dgemm_bind_gemm_fp8_bf16_nt_bias": (ctypes.c_int, [_TP, _TP, _TP, _TP, _TP, _TP, _BCP]),
     "dgemm_bind_wgrad_gemm_fp8_fp32_nt": (ctypes.c_int, [_TP, _TP, _TP, _TP, _TP, _BCP]),
     "dgemm_bind_m_grouped_gemm_fp8_bf16_nt_contiguous": (
         ctypes.c_int, [_TP, _TP, _TP, _TP, _TP, _TP, _BCP]),

@@ -379,8 +379,8 @@ _recent = {}
 def _clear_caches():
     """Forgets every cached launch (tests)."""
     from . import grouped
-    for c in (_launch_cache, _recent, grouped._contiguous_cache, grouped._masked_cache,
-              grouped._offsets_cache):
+    for c in (_launch_cache, _recent, _bias_cache, grouped._contiguous_cache,
+              grouped._masked_cache, grouped._offsets_cache):
         c.clear()
 
 
@@ -523,10 +523,40 @@ def _gemm_full(fn, lhs, rhs, out, stream, key):
     del args  # layout copies live until the launch is queued
 
 
+# Validated launches of the GEMM with a fused bias, keyed as _launch_cache
+# plus the bias's data pointer, shape, strides, dtype and device.
+_bias_cache = {}
+
+
 def _gemm_bias(lhs, rhs, bias, out, stream):
-    """gemm_fp8_fp8_bf16_nt with a bias fused into the epilogue: the
-    operands checked as by the full path, plus the bias (f32 [N], unit
-    stride, 8-byte aligned, on the operands' device); no launch cache."""
+    """gemm_fp8_fp8_bf16_nt with a bias fused into the epilogue. Warm path
+    as the plain call's: a cached launch (bound where it could be) of the
+    same operands goes out with one C call; otherwise the full path."""
+    key = None
+    try:
+        a, sfa = lhs
+        b, sfb = rhs
+        key = (a.data_ptr(), a.shape, a.stride(), a.dtype, a.device,
+               sfa.data_ptr(), sfa.shape, sfa.stride(), sfa.dtype, sfa.device,
+               b.data_ptr(), b.shape, b.stride(), b.dtype, b.device,
+               sfb.data_ptr(), sfb.shape, sfb.stride(), sfb.dtype, sfb.device,
+               bias.data_ptr(), bias.shape, bias.stride(), bias.dtype, bias.device,
+               out.data_ptr(), out.shape, out.stride(), out.dtype, out.device)
+        launch = _bias_cache[key]
+    except Exception:  # noqa: BLE001 - a miss, or not tensors: the full path
+        return _gemm_bias_full(lhs, rhs, bias, out, stream, key)
+    if launch.duck and not _all_cuda(a, sfa, b, sfb, bias, out):
+        return _gemm_bias_full(lhs, rhs, bias, out, stream, key)
+    if launch.m:
+        _go(launch, (_lib._fast or _fast()).gemm_fp8_bf16_nt_bias, "gemm_fp8_fp8_bf16_nt",
+            stream, launch.refs)
+
+
+def _gemm_bias_full(lhs, rhs, bias, out, stream, key):
+    """The bias call's full path: the operands checked as by the plain
+    call's, plus the bias (f32 [N], unit stride, 8-byte aligned, on the
+    operands' device); the launch cached and bound under ``key`` unless a
+    scale needed a copy (or key is None)."""
     fn = "gemm_fp8_fp8_bf16_nt"
     lhs, rhs, out = _readable(lhs, rhs, out, stream)
     bias = dlpack.as_operand(bias, stream, "bias")
@@ -548,9 +578,17 @@ def _gemm_bias(lhs, rhs, bias, out, stream):
     if BIAS.ptr % 8 != 0:
         _fail(fn, "bias data address 0x%x is not 8-byte aligned (the kernel reads column "
               "pairs)", BIAS.ptr)
-    if args.m:
-        A, SA, B, SB, D = args.ops
-        launch = _Launch(args.m, (A, SA, B, SB, BIAS, D), out)
+    A, SA, B, SB, D = args.ops
+    launch = _Launch(args.m, (A, SA, B, SB, BIAS, D), out)
+    if key is not None:
+        try:
+            hash(key)
+        except TypeError:  # an unhashable stand-in attribute: not cached
+            key = None
+    if key is not None and not args.copied:
+        _cache_put(_bias_cache, key, launch)
+        _bind(launch, "dgemm_bind_gemm_fp8_bf16_nt_bias", launch.refs)
+    if launch.m:
         _go(launch, _fast().gemm_fp8_bf16_nt_bias, fn, stream, launch.refs)
     del args  # layout copies live until the launch is queued
 

@@ -150,7 +150,8 @@ int64_t stub_last_expected_m(void) { return last_expected_m; }
  * unless stub_set_bind_status chose otherwise) and each launch records them
  * as the plain call would; stub_set_stale(1) makes launches stale. */
 struct dgemm_bound_call {
-  int kind; /* 0 normal, 1 contiguous, 2 masked, 3 wgrad */
+  int kind; /* 0 normal, 1 contiguous, 2 masked, 3 wgrad, 4 normal with a bias
+             */
   dgemm_tensor t[6];
   int64_t expected_m;
 };
@@ -184,6 +185,15 @@ dgemm_status dgemm_bind_gemm_fp8_bf16_nt(const dgemm_tensor *a, const dgemm_tens
   return bind(0, ts, 5, 0, out);
 }
 
+/* Kept as a, sa, b, sb, bias, d (the call's order). */
+dgemm_status dgemm_bind_gemm_fp8_bf16_nt_bias(
+    const dgemm_tensor *a, const dgemm_tensor *sa, const dgemm_tensor *b,
+    const dgemm_tensor *sb, const dgemm_tensor *bias, const dgemm_tensor *d,
+    dgemm_bound_call **out) {
+  const dgemm_tensor *ts[] = {a, sa, b, sb, bias, d};
+  return bind(4, ts, 6, 0, out);
+}
+
 dgemm_status dgemm_bind_wgrad_gemm_fp8_fp32_nt(const dgemm_tensor *a, const dgemm_tensor *sa,
                                                const dgemm_tensor *b, const dgemm_tensor *sb,
                                                const dgemm_tensor *d, dgemm_bound_call **out) {
@@ -215,7 +225,10 @@ dgemm_status dgemm_bound_call_launch(dgemm_bound_call *c, void *stream) {
   ++bound_launches;
   if (c->kind == 1 || c->kind == 2)
     recordGrouped(&c->t[0], &c->t[1], &c->t[2], &c->t[3], &c->t[4], &c->t[5], stream);
-  else
+  else if (c->kind == 4) { /* as dgemm_gemm_fp8_bf16_nt_bias records it */
+    record(&c->t[0], &c->t[1], &c->t[2], &c->t[3], &c->t[5], stream);
+    last_tensors[5] = c->t[4];
+  } else
     record(&c->t[0], &c->t[1], &c->t[2], &c->t[3], &c->t[4], stream);
   if (c->kind == 2)
     last_expected_m = c->expected_m;

@@ -394,6 +394,38 @@ class BoundCallsOnStub(WarmPathOnStub):
         finally:
             dgemm.set_num_sms(0)
 
+    def test_bias_calls_are_cached_and_bound(self):
+        # The GEMM with a fused bias: validated once, bound, and each hit is
+        # one bound launch that passes the bias (the stub's slot 5); a new
+        # bias pointer is validated again (misaligned: raises, never a stale
+        # hit); set_num_sms forgets its binding too.
+        ops = torch_like(gemm_operands(128, 256, 512))
+        bias = TorchLike((256,), F32, ptr=0x7f0050000000)
+        b0, l0, c0 = self.counts()
+        with Counting(gemm, "_GemmArgs") as c:
+            for s in (None, 0x77, None):
+                call_gemm(ops, bias=bias, stream=s)
+            self.assertEqual(c.n, 1)
+            self.assertEqual(self.counts(), (b0 + 1, l0 + 3, c0 + 3))
+            self.assertEqual(self.last(5).data, 0x7f0050000000)
+            self.assertEqual(self.last(4).data, ops["d"].data_ptr())
+            # The same operands without the bias: the plain call's own cache.
+            call_gemm(ops)
+            self.assertEqual(c.n, 2)
+            bias._ptr = 0x7f0050000004
+            with self.assertRaisesRegex(DgemmArgumentError, "not 8-byte aligned"):
+                call_gemm(ops, bias=bias)
+            bias._ptr = 0x7f0050000008
+            call_gemm(ops, bias=bias)
+            self.assertEqual(self.last(5).data, 0x7f0050000008)
+            self.assertEqual(c.n, 4)
+        f0 = self.stub.stub_bound_frees()
+        dgemm.set_num_sms(100)
+        try:
+            self.assertGreaterEqual(self.stub.stub_bound_frees(), f0 + 3)
+        finally:
+            dgemm.set_num_sms(0)
+
     def test_grouped_calls_are_bound(self):
         b0, l0, _ = self.counts()
         ops = torch_like(contiguous_operands())

@@ -82,6 +82,56 @@ TEST(BoundCall, LaunchesWhatThePlainCallLaunches) {
   EXPECT_EQ(o.note, "bind launched 0, then 3 grid " + plain.note);
 }
 
+/// dgemm_bind_gemm_fp8_bf16_nt_bias on `g` with an f32 bias [224] at
+/// `biasAddress` (ValidOperands.h's Gemm has N = 224).
+dgemm_status bindGemmBias(const Gemm &g, uintptr_t biasAddress,
+                          dgemm_bound_call **out) {
+  dgemm_tensor bias = dense(biasAddress, DGEMM_DTYPE_F32, {224});
+  return dgemm_bind_gemm_fp8_bf16_nt_bias(&g.a, &g.sa, &g.b, &g.sb, &bias, &g.d,
+                                          out);
+}
+
+TEST(BoundCall, BiasCallLaunchesWhatThePlainBiasCallLaunches) {
+  Outcome plain =
+      expectRow("dgemm_gemm_fp8_bf16_nt_bias", "none",
+                "valid operands and bias, grid noted", DGEMM_OK, "", {},
+                [](std::string &note) {
+                  Gemm g;
+                  dgemm_tensor bias = dense(0x600000, DGEMM_DTYPE_F32, {224});
+                  dgemm_status s = dgemm_gemm_fp8_bf16_nt_bias(
+                      &g.a, &g.sa, &g.b, &g.sb, &bias, &g.d, nullptr);
+                  note = std::to_string(lastGrid());
+                  return s;
+                });
+  Outcome o =
+      expectRow("dgemm_bind_gemm_fp8_bf16_nt_bias", "none",
+                "valid operands and bias, bound once and launched 3 times",
+                DGEMM_OK, "", {}, [](std::string &note) {
+                  dgemm_bound_call *call = nullptr;
+                  dgemm_status s = bindGemmBias(Gemm(), 0x600000, &call);
+                  if (s != DGEMM_OK)
+                    return s;
+                  note = "bind launched " + std::to_string(launches());
+                  s = launchAndFree(s, call, 3);
+                  note += ", then " + std::to_string(launches()) + " grid " +
+                          std::to_string(lastGrid());
+                  return s;
+                });
+  EXPECT_EQ(o.launches, 3);
+  EXPECT_EQ(o.note, "bind launched 0, then 3 grid " + plain.note);
+  o = expectRow("dgemm_bind_gemm_fp8_bf16_nt_bias", "misaligned",
+                "bias's address 4 bytes off", DGEMM_ERROR_INVALID_ARGUMENT,
+                "bias data address is not 8-byte aligned", {},
+                [](std::string &note) {
+                  dgemm_bound_call *call = nullptr;
+                  dgemm_status s = bindGemmBias(Gemm(), 0x600004, &call);
+                  note = call ? "handle set" : "no handle";
+                  return s;
+                });
+  EXPECT_EQ(o.note, "no handle");
+  EXPECT_EQ(o.launches, 0);
+}
+
 TEST(BoundCall, EmptyMBindsACallThatLaunchesNothing) {
   Outcome o = expectRow("dgemm_bind_gemm_fp8_bf16_nt", "zero",
                         "M = 0, bound and launched", DGEMM_OK, "", {},
