@@ -26,7 +26,9 @@ what the fusion costs); dgemm then a torch add of the bias (two kernels:
 what it saves); torch._scaled_mm blockwise (1x128 A, 128x128 B) then the
 add; and torch._scaled_mm blockwise with its own ``bias=`` argument where
 this torch accepts it (else recorded as unavailable). TFLOPS = 2·M·N·K /
-time for every variant.
+time for every variant. Then the host time of a cache-hit call through
+Python, with and without the bias (run_bench.py's host_us: median of 30, the
+GPU idle before each).
 
 Output: JSON lines (``meta``, one ``bias`` record per case, ``summary``).
 Exit status 0 when every check passed.
@@ -134,6 +136,10 @@ def time_case(torch, dgemm, timer, rec, inp, bias):
     got = timer.time_alternately(fns, rounds=3)
     for name, t in got.items():
         rec[name] = dict(t, tflops=RB.tflops(m, n, k, t["us"]))
+    # Host time of a cache-hit call on an idle GPU, through Python, with and
+    # without the bias (both cached and bound after their first call).
+    rec["host_us"] = dict(bias_python=timer.host_us(fns["dgemm_bias"], 30),
+                          plain_python=timer.host_us(fns["dgemm"], 30))
 
 
 def main(argv=None):

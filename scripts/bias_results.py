@@ -63,6 +63,16 @@ def render(records, source_name):
         if errors:
             out.append("- torch._scaled_mm blockwise refused %d shapes (%s)." % (
                 len(errors), errors[0][:160]))
+    hosted = [r for r in timed if _t(r, "host_us", "bias_python")]
+    if hosted:
+        def median(vals):
+            vals = sorted(vals)
+            mid = len(vals) // 2
+            return vals[mid] if len(vals) % 2 else (vals[mid - 1] + vals[mid]) / 2
+        out.append("- Host time of a cache-hit call through Python, median over %d shapes: "
+                   "%s µs with the bias, %s µs without." % (
+                       len(hosted), _f(median([_t(r, "host_us", "bias_python") for r in hosted]), 1),
+                       _f(median([_t(r, "host_us", "plain_python") for r in hosted]), 1)))
     fused = [r for r in timed if _t(r, "torch_blockwise_bias", "us")]
     refused = [r for r in timed if isinstance(r.get("torch_blockwise_bias"), dict)
                and "error" in r["torch_blockwise_bias"]]
