@@ -528,11 +528,11 @@ def _gemm_full(fn, lhs, rhs, out, stream, key):
 _bias_cache = {}
 
 
-def _gemm_bias(lhs, rhs, bias, out, stream):
-    """gemm_fp8_fp8_bf16_nt with a bias fused into the epilogue. Warm path
-    as the plain call's: a cached launch (bound where it could be) of the
-    same operands goes out with one C call; otherwise the full path."""
-    key = None
+def _operand_key(lhs, rhs, out, extra):
+    """A cache key of a call with a fifth operand ``extra`` (the bias, the
+    m-grouped calls' m_indices, offsets or masked_m): data pointer, shape,
+    strides, dtype and device of A, its scales, B, its scales, ``extra`` and
+    D; None when they are not tensors or an attribute is unhashable."""
     try:
         a, sfa = lhs
         b, sfb = rhs
@@ -540,12 +540,21 @@ def _gemm_bias(lhs, rhs, bias, out, stream):
                sfa.data_ptr(), sfa.shape, sfa.stride(), sfa.dtype, sfa.device,
                b.data_ptr(), b.shape, b.stride(), b.dtype, b.device,
                sfb.data_ptr(), sfb.shape, sfb.stride(), sfb.dtype, sfb.device,
-               bias.data_ptr(), bias.shape, bias.stride(), bias.dtype, bias.device,
+               extra.data_ptr(), extra.shape, extra.stride(), extra.dtype, extra.device,
                out.data_ptr(), out.shape, out.stride(), out.dtype, out.device)
-        launch = _bias_cache[key]
-    except Exception:  # noqa: BLE001 - a miss, or not tensors: the full path
-        return _gemm_bias_full(lhs, rhs, bias, out, stream, key)
-    if launch.duck and not _all_cuda(a, sfa, b, sfb, bias, out):
+        hash(key)
+        return key
+    except Exception:  # noqa: BLE001 - not tensors, or an unhashable attribute
+        return None
+
+
+def _gemm_bias(lhs, rhs, bias, out, stream):
+    """gemm_fp8_fp8_bf16_nt with a bias fused into the epilogue. Warm path
+    as the plain call's: a cached launch (bound where it could be) of the
+    same operands goes out with one C call; otherwise the full path."""
+    key = _operand_key(lhs, rhs, out, bias)
+    launch = _bias_cache.get(key) if key is not None else None
+    if launch is None or (launch.duck and not _all_cuda(*lhs, *rhs, bias, out)):
         return _gemm_bias_full(lhs, rhs, bias, out, stream, key)
     if launch.m:
         _go(launch, (_lib._fast or _fast()).gemm_fp8_bf16_nt_bias, "gemm_fp8_fp8_bf16_nt",
@@ -580,11 +589,6 @@ def _gemm_bias_full(lhs, rhs, bias, out, stream, key):
               "pairs)", BIAS.ptr)
     A, SA, B, SB, D = args.ops
     launch = _Launch(args.m, (A, SA, B, SB, BIAS, D), out)
-    if key is not None:
-        try:
-            hash(key)
-        except TypeError:  # an unhashable stand-in attribute: not cached
-            key = None
     if key is not None and not args.copied:
         _cache_put(_bias_cache, key, launch)
         _bind(launch, "dgemm_bind_gemm_fp8_bf16_nt_bias", launch.refs)

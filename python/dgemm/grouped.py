@@ -15,6 +15,7 @@ import ctypes
 from . import _lib
 from ._lib import DgemmArgumentError
 from .gemm import (_CACHE_MAX, _Launch, _Op, _all_cuda, _bind, _fail, _fast, _go, _is_torch,
+                   _operand_key,
                    _sfa_op, _want)
 from .utils import ceil_div, get_col_major_tma_aligned_tensor, is_col_major_tma_aligned
 
@@ -119,30 +120,13 @@ _contiguous_cache = {}
 _masked_cache = {}
 
 
-def _key(lhs, rhs, out, groups):
-    """The cache key (what the warm paths build inline), or None."""
-    try:
-        a, sfa = lhs
-        b, sfb = rhs
-        key = (a.data_ptr(), a.shape, a.stride(), a.dtype, a.device,
-               sfa.data_ptr(), sfa.shape, sfa.stride(), sfa.dtype, sfa.device,
-               b.data_ptr(), b.shape, b.stride(), b.dtype, b.device,
-               sfb.data_ptr(), sfb.shape, sfb.stride(), sfb.dtype, sfb.device,
-               groups.data_ptr(), groups.shape, groups.stride(), groups.dtype, groups.device,
-               out.data_ptr(), out.shape, out.stride(), out.dtype, out.device)
-        hash(key)
-        return key
-    except Exception:  # noqa: BLE001 - not tensors, or an unhashable attribute
-        return None
-
-
 def _full(fn, cache, lhs, rhs, out, groups, masked, offsets=False, expected_m=None):
     """Every rule checked; the launch cached (and bound: gemm._bind, except
     for the offsets form) when no scale needed a copy. A masked launch is
     keyed with ``expected_m`` too (its binding chose the config for it).
     Returns (launch, args): args keeps any copies alive until the call."""
     args = _GroupedArgs(fn, lhs, rhs, out, groups, masked, offsets)
-    key = _key(lhs, rhs, out, groups) if not args.copied else None
+    key = _operand_key(lhs, rhs, out, groups) if not args.copied else None
     if key is not None:
         if masked:
             key += (expected_m,)
@@ -226,7 +210,7 @@ def m_grouped_gemm_fp8_fp8_bf16_nt_contiguous_offsets(lhs, rhs, out, offsets, *,
     A padding row inside a computed block is computed with that block's
     expert, as with m_indices."""
     fn = "m_grouped_gemm_fp8_fp8_bf16_nt_contiguous_offsets"
-    key = _key(lhs, rhs, out, offsets)
+    key = _operand_key(lhs, rhs, out, offsets)
     launch = _offsets_cache.get(key) if key is not None else None
     keep = None
     if launch is None or (launch.duck and not _all_cuda(*lhs, *rhs, offsets, out)):
