@@ -561,15 +561,10 @@ def _gemm_bias(lhs, rhs, bias, out, stream):
             stream, launch.refs)
 
 
-def _gemm_bias_full(lhs, rhs, bias, out, stream, key):
-    """The bias call's full path: the operands checked as by the plain
-    call's, plus the bias (f32 [N], unit stride, 8-byte aligned, on the
-    operands' device); the launch cached and bound under ``key`` unless a
-    scale needed a copy (or key is None)."""
-    fn = "gemm_fp8_fp8_bf16_nt"
-    lhs, rhs, out = _readable(lhs, rhs, out, stream)
-    bias = dlpack.as_operand(bias, stream, "bias")
-    args = _GemmArgs(fn, lhs, rhs, out)
+def _bias_launch(fn, args, bias, out):
+    """The launch of a validated call (``args``, a _GemmArgs) with ``bias``
+    fused: the bias checked (f32 [N], unit stride, 8-byte aligned, on the
+    operands' device) and put between B's scales and D."""
     BIAS = _Op(bias, "bias")
     _want(fn, BIAS, ("float32",), 1)
     if BIAS.shape != (args.n,):
@@ -588,7 +583,18 @@ def _gemm_bias_full(lhs, rhs, bias, out, stream, key):
         _fail(fn, "bias data address 0x%x is not 8-byte aligned (the kernel reads column "
               "pairs)", BIAS.ptr)
     A, SA, B, SB, D = args.ops
-    launch = _Launch(args.m, (A, SA, B, SB, BIAS, D), out)
+    return _Launch(args.m, (A, SA, B, SB, BIAS, D), out)
+
+
+def _gemm_bias_full(lhs, rhs, bias, out, stream, key):
+    """The bias call's full path: the operands checked as by the plain
+    call's, plus the bias (_bias_launch); the launch cached and bound under
+    ``key`` unless a scale needed a copy (or key is None)."""
+    fn = "gemm_fp8_fp8_bf16_nt"
+    lhs, rhs, out = _readable(lhs, rhs, out, stream)
+    bias = dlpack.as_operand(bias, stream, "bias")
+    args = _GemmArgs(fn, lhs, rhs, out)
+    launch = _bias_launch(fn, args, bias, out)
     if key is not None and not args.copied:
         _cache_put(_bias_cache, key, launch)
         _bind(launch, "dgemm_bind_gemm_fp8_bf16_nt_bias", launch.refs)
@@ -597,42 +603,57 @@ def _gemm_bias_full(lhs, rhs, bias, out, stream, key):
     del args  # layout copies live until the launch is queued
 
 
-def bind_gemm_fp8_fp8_bf16_nt(lhs, rhs, out, *, stream=None, plain=False):
+def bind_gemm_fp8_fp8_bf16_nt(lhs, rhs, out, *, bias=None, stream=None, plain=False):
     """Validates the operands once (shapes, dtypes and alignment as
-    :func:`gemm_fp8_fp8_bf16_nt`) and returns a no-argument callable that
-    launches the same GEMM again with no Python checks and no stream or
-    device lookup (the stream is fixed at bind time). By default the
-    callable launches a C bound call (``dgemm_bind_gemm_fp8_bf16_nt``: the
+    :func:`gemm_fp8_fp8_bf16_nt`, ``bias`` included) and returns a
+    no-argument callable that launches the same GEMM again with no Python
+    checks and no stream or device lookup (the stream is fixed at bind
+    time). By default the callable launches a C bound call
+    (``dgemm_bind_gemm_fp8_bf16_nt``, or ``..._bias`` with a bias: the
     kernel, its grid and its encoded parameters made once; launching is one
     driver call, in the context current at bind time); ``plain=True`` makes
-    it call ``dgemm_gemm_fp8_bf16_nt`` each time instead (validation, kernel
-    lookup and parameters redone in C: how the two C paths compare). The
-    caller's current device must be the operands'. A scale tensor that
-    needs a layout copy is copied once, here: later changes to the original
-    are not seen, so bind TMA-aligned scales. The callable keeps the tensors
-    alive; their contents may change between calls. For tight loops and for
-    measuring the C API's own host overhead."""
+    it call ``dgemm_gemm_fp8_bf16_nt`` (``..._bias``) each time instead
+    (validation, kernel lookup and parameters redone in C: how the two C
+    paths compare). The caller's current device must be the operands'. A
+    scale tensor that needs a layout copy is copied once, here: later
+    changes to the original are not seen, so bind TMA-aligned scales. The
+    callable keeps the tensors alive; their contents may change between
+    calls. For tight loops and for measuring the C API's own host
+    overhead."""
     fn = "gemm_fp8_fp8_bf16_nt"
     lhs, rhs, out = _readable(lhs, rhs, out, stream)
     args = _GemmArgs(fn, lhs, rhs, out)
+    launch = args.launch
+    if bias is not None:
+        bias = dlpack.as_operand(bias, stream, "bias")
+        launch = _bias_launch(fn, args, bias, out)
     if args.m == 0:
         return lambda: None
     lib = _lib.load()
-    launch = args.launch
     s = _stream_arg(launch.stream(stream))
     check = _lib.check
-    if plain:
-        r0, r1, r2, r3, r4 = launch.refs
+    refs = launch.refs
+    if plain and bias is None:
+        r0, r1, r2, r3, r4 = refs  # locals: no argument tuple built per call
         c_fn = _fast().gemm_fp8_bf16_nt
 
         def call():
             status = c_fn(r0, r1, r2, r3, r4, s)
             if status:
                 check(status, fn, lib)
+    elif plain:
+        r0, r1, r2, r3, r4, r5 = refs
+        c_fn = _fast().gemm_fp8_bf16_nt_bias
+
+        def call():
+            status = c_fn(r0, r1, r2, r3, r4, r5, s)
+            if status:
+                check(status, fn, lib)
     else:
+        bind_name = ("dgemm_bind_gemm_fp8_bf16_nt_bias" if bias is not None
+                     else "dgemm_bind_gemm_fp8_bf16_nt")
         handle = ctypes.c_void_p()
-        check(lib.dgemm_bind_gemm_fp8_bf16_nt(*launch.refs, ctypes.byref(handle)),
-              "dgemm_bind_gemm_fp8_bf16_nt", lib)
+        check(getattr(lib, bind_name)(*refs, ctypes.byref(handle)), bind_name, lib)
         bound = _Bound(handle, lib.dgemm_bound_call_free)
         c_fn = _fast().bound_call_launch
 
@@ -642,7 +663,7 @@ def bind_gemm_fp8_fp8_bf16_nt(lhs, rhs, out, *, stream=None, plain=False):
                 check(status, fn, lib)
 
         call.bound = bound  # freed with the callable
-    call.args = args  # keeps the operands (and copies) alive
+    call.args = (args, bias)  # keeps the operands (and copies) alive
     return call
 
 

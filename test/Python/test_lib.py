@@ -174,6 +174,28 @@ class StubLibrary(S.OnStubLibrary):
         with self.assertRaisesRegex(DgemmError, "DGEMM_ERROR_CUDA: launch failed"):
             call()
 
+    def test_bound_call_with_bias(self):
+        # bind_gemm_fp8_fp8_bf16_nt(bias=): the bias checked at bind time and
+        # passed by each launch (bound, and plain), into the stub's slot 5.
+        ops = gemm_operands(64, 256, 512)
+        bias = FakeTensor((256,), F32, ptr=0x7f0050000000)
+        lhs, rhs = (ops["a"], ops["sfa"]), (ops["b"], ops["sfb"])
+        for plain in (False, True):
+            call = dgemm.bind_gemm_fp8_fp8_bf16_nt(lhs, rhs, ops["d"], bias=bias, stream=7,
+                                                   plain=plain)
+            before = self.stub.stub_calls()
+            call()
+            self.assertEqual(self.stub.stub_calls(), before + 1)
+            self.assertEqual(self.stub.stub_last_tensor(5).contents.data, bias.data_ptr())
+            self.assertEqual(self.stub.stub_last_tensor(4).contents.data, ops["d"].data_ptr())
+            self.assertEqual(self.stub.stub_last_stream(), 7)
+        bad = FakeTensor((256,), F32, ptr=0x7f0050000004)
+        with self.assertRaisesRegex(DgemmArgumentError, "not 8-byte aligned"):
+            dgemm.bind_gemm_fp8_fp8_bf16_nt(lhs, rhs, ops["d"], bias=bad)
+        with self.assertRaisesRegex(DgemmArgumentError, r"bias must be \[N\] = \[256\]"):
+            dgemm.bind_gemm_fp8_fp8_bf16_nt(lhs, rhs, ops["d"],
+                                            bias=FakeTensor((128,), F32, ptr=0x7f0050000000))
+
     def test_config_and_prepare(self):
         self.assertEqual(dgemm.config(4096, 7168, 2048),
                          "#dgemm.config<block_m = 128, block_n = 160, stages = 5, "
