@@ -8,6 +8,8 @@ every case. The section states its own run (date, commit, device), which
 may differ from the main run's. Used by scripts/gen_results.py
 (``--bias``); pure functions, no torch.
 """
+import statistics
+
 from gen_results import short_config
 from grouped_results import _f, _geomean, _t
 from wgrad_results import _ratio
@@ -65,14 +67,12 @@ def render(records, source_name):
                 len(errors), errors[0][:160]))
     hosted = [r for r in timed if _t(r, "host_us", "bias_python")]
     if hosted:
-        def median(vals):
-            vals = sorted(vals)
-            mid = len(vals) // 2
-            return vals[mid] if len(vals) % 2 else (vals[mid - 1] + vals[mid]) / 2
         out.append("- Host time of a cache-hit call through Python, median over %d shapes: "
                    "%s µs with the bias, %s µs without." % (
-                       len(hosted), _f(median([_t(r, "host_us", "bias_python") for r in hosted]), 1),
-                       _f(median([_t(r, "host_us", "plain_python") for r in hosted]), 1)))
+                       len(hosted),
+                       _f(statistics.median([_t(r, "host_us", "bias_python") for r in hosted]), 1),
+                       _f(statistics.median([_t(r, "host_us", "plain_python") for r in hosted]),
+                          1)))
     fused = [r for r in timed if _t(r, "torch_blockwise_bias", "us")]
     refused = [r for r in timed if isinstance(r.get("torch_blockwise_bias"), dict)
                and "error" in r["torch_blockwise_bias"]]

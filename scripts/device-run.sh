@@ -232,14 +232,13 @@ torch.cuda.get_device_capability(0))' || true
   fi
 
   # 6. Sanitizers.
-  if [ "$SANITIZE" = 1 ]; then
-    if ! command -v compute-sanitizer >/dev/null; then
-      step "sanitizers" 127
-      echo "device-run: compute-sanitizer not found"
-    elif [ "$SANITIZE_BASE" != 1 ]; then
+  if [ "$SANITIZE" = 1 ] && ! command -v compute-sanitizer >/dev/null; then
+    step "sanitizers" 127
+    echo "device-run: compute-sanitizer not found"
+  elif [ "$SANITIZE" = 1 ]; then
+    if [ "$SANITIZE_BASE" != 1 ]; then
       step "sanitizers, normal kernels" "skipped (SANITIZE_BASE=0)"
-    fi
-    if command -v compute-sanitizer >/dev/null && [ "$SANITIZE_BASE" = 1 ]; then
+    else
       banner "compute-sanitizer memcheck"
       timeout -k 10 "$(cap 240)" compute-sanitizer --tool memcheck --error-exitcode 99 \
         --print-limit 50 python3 bench/run_bench.py --sanitize >"$OUT/memcheck.log" 2>&1
@@ -275,51 +274,49 @@ torch.cuda.get_device_capability(0))' || true
         step "$extra" $((rc != 0 ? rc : rc2))
       done
     fi
-    if command -v compute-sanitizer >/dev/null; then
-      if [ "${WGRAD:-0}" = 1 ]; then
-        local tool
-        for tool in memcheck racecheck synccheck initcheck; do
-          banner "compute-sanitizer $tool on the weight-gradient kernels (small cases)"
-          timeout -k 10 "$(cap 150)" compute-sanitizer --tool $tool --error-exitcode 99 \
-            --print-limit 20 python3 bench/run_wgrad.py --sanitize --random 4 \
-            >"$OUT/$tool-wgrad.log" 2>&1
-          rc=$?
-          grep -E "SUMMARY|\"summary\"" "$OUT/$tool-wgrad.log"
-          step "$tool (wgrad, k-grouped)" $rc
-        done
-      fi
-      if [ "${BIAS:-0}" = 1 ]; then
-        local tool
-        for tool in memcheck racecheck; do
-          banner "compute-sanitizer $tool on the kernels with a fused bias (small cases)"
-          # shellcheck disable=SC2086,SC2046
-          timeout -k 10 "$(cap 120)" compute-sanitizer --tool $tool --error-exitcode 99 \
-            --print-limit 20 $([ $tool = racecheck ] && echo $RACECHECK_FILTER) \
-            python3 bench/run_bias.py --out "/tmp/bias-$tool.jsonl" --no-csv \
-            --no-time --random 3 >"$OUT/$tool-bias.log" 2>&1
-          rc=$?
-          grep -E "SUMMARY|^bias:" "$OUT/$tool-bias.log"
-          step "$tool (bias)" $rc
-        done
-      fi
-      banner "compute-sanitizer on planted bugs (they must be reported)"
-      timeout -k 10 "$(cap 240)" python3 bench/sanitizer_planted.py >"$OUT/planted.log" 2>&1
-      rc=$?
-      cat "$OUT/planted.log"
-      step "sanitizers catch planted bugs" $rc
-      if [ "$GROUPED" = 1 ]; then
-        local tool
-        for tool in memcheck racecheck; do
-          banner "compute-sanitizer $tool, grouped kernels"
-          # shellcheck disable=SC2086,SC2046
-          timeout -k 10 "$(cap 180)" compute-sanitizer --tool $tool --error-exitcode 99 \
-            --print-limit 50 $([ $tool = racecheck ] && echo $RACECHECK_FILTER) \
-            python3 bench/run_grouped.py --sanitize >"$OUT/$tool-grouped.log" 2>&1
-          rc=$?
-          tail -n 15 "$OUT/$tool-grouped.log"
-          step "$tool (grouped)" $rc
-        done
-      fi
+    if [ "${WGRAD:-0}" = 1 ]; then
+      local tool
+      for tool in memcheck racecheck synccheck initcheck; do
+        banner "compute-sanitizer $tool on the weight-gradient kernels (small cases)"
+        timeout -k 10 "$(cap 150)" compute-sanitizer --tool $tool --error-exitcode 99 \
+          --print-limit 20 python3 bench/run_wgrad.py --sanitize --random 4 \
+          >"$OUT/$tool-wgrad.log" 2>&1
+        rc=$?
+        grep -E "SUMMARY|\"summary\"" "$OUT/$tool-wgrad.log"
+        step "$tool (wgrad, k-grouped)" $rc
+      done
+    fi
+    if [ "${BIAS:-0}" = 1 ]; then
+      local tool
+      for tool in memcheck racecheck; do
+        banner "compute-sanitizer $tool on the kernels with a fused bias (small cases)"
+        # shellcheck disable=SC2086,SC2046
+        timeout -k 10 "$(cap 120)" compute-sanitizer --tool $tool --error-exitcode 99 \
+          --print-limit 20 $([ $tool = racecheck ] && echo $RACECHECK_FILTER) \
+          python3 bench/run_bias.py --out "/tmp/bias-$tool.jsonl" --no-csv \
+          --no-time --random 3 >"$OUT/$tool-bias.log" 2>&1
+        rc=$?
+        grep -E "SUMMARY|^bias:" "$OUT/$tool-bias.log"
+        step "$tool (bias)" $rc
+      done
+    fi
+    banner "compute-sanitizer on planted bugs (they must be reported)"
+    timeout -k 10 "$(cap 240)" python3 bench/sanitizer_planted.py >"$OUT/planted.log" 2>&1
+    rc=$?
+    cat "$OUT/planted.log"
+    step "sanitizers catch planted bugs" $rc
+    if [ "$GROUPED" = 1 ]; then
+      local tool
+      for tool in memcheck racecheck; do
+        banner "compute-sanitizer $tool, grouped kernels"
+        # shellcheck disable=SC2086,SC2046
+        timeout -k 10 "$(cap 180)" compute-sanitizer --tool $tool --error-exitcode 99 \
+          --print-limit 50 $([ $tool = racecheck ] && echo $RACECHECK_FILTER) \
+          python3 bench/run_grouped.py --sanitize >"$OUT/$tool-grouped.log" 2>&1
+        rc=$?
+        tail -n 15 "$OUT/$tool-grouped.log"
+        step "$tool (grouped)" $rc
+      done
     fi
   fi
 }

@@ -150,8 +150,7 @@ int64_t stub_last_expected_m(void) { return last_expected_m; }
  * unless stub_set_bind_status chose otherwise) and each launch records them
  * as the plain call would; stub_set_stale(1) makes launches stale. */
 struct dgemm_bound_call {
-  int kind; /* 0 normal, 1 contiguous, 2 masked, 3 wgrad, 4 normal with a bias
-             */
+  int kind; /* 0 normal, 1 contiguous, 2 masked, 3 wgrad, 4 with a bias */
   dgemm_tensor t[6];
   int64_t expected_m;
 };
