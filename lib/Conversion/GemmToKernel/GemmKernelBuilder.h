@@ -283,6 +283,13 @@ private:
   /// so that dgemm.add_bias's loads after the K loop hit L1 instead of
   /// waiting for L2 with the tensor cores idle.
   void prefetchBias(Value n0);
+  /// A staged bias (KernelLayout::biasStaged): at the tile's start each
+  /// consumer thread loads one pair of the tile's bias columns (a
+  /// vector<2xf32>); after the K loop storeBiasPair stores the warpgroup's
+  /// pairs into its buffer, meets the warpgroup's other threads and returns
+  /// the buffer (columns n0.. of the tile from element 0).
+  Value loadBiasPair(Value n0);
+  Value storeBiasPair(Value pair);
 
   KernelIR k;
   OpBuilder &b;

@@ -4,7 +4,8 @@
 // block at a time, stage-unrolled, or in pairs) of wgmma chains and
 // two-level promotion into the f32 totals, the stage releases, the K split
 // and split-tail joins, and the epilogues (TMA store, masked partial rows,
-// f32 reduce-add; a fused bias, prefetched into L1 at the tile's start).
+// f32 reduce-add; a fused bias, staged in shared memory during the K loop
+// or, without room, prefetched into L1 at the tile's start).
 //
 //===----------------------------------------------------------------------===//
 #include "GemmKernelBuilder.h"
@@ -57,7 +58,12 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
   tileLoop([&](Value mBlock, Value nBlock, Value group, Value it) {
     Value m0 = k.mul(mBlock, k.c32(l.blockM));
     Value n0 = k.mul(nBlock, k.c32(l.blockN));
-    if (l.bias)
+    // A fused bias: staged (this warpgroup's pair of its columns, loaded
+    // now, has the K loop to arrive), else prefetched into L1.
+    Value biasPair;
+    if (l.bias && l.biasStaged)
+      biasPair = loadBiasPair(n0);
+    else if (l.bias)
       prefetchBias(n0);
     // The group's B scales: [G, ceil(N/128), K/128].
     Value sfbGroup =
@@ -331,6 +337,7 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
     }
     if (l.bScalePrefetch)
       storeBScales(nextScales, nextSfb, wgThread);
+    Value biasBuffer = biasPair ? storeBiasPair(biasPair) : Value();
     std::optional<OpBuilder::InsertionGuard> storeGuard;
     if (l.kSplit) {
       // Warpgroup 1's sums join warpgroup 0's, which stores the tile.
@@ -362,9 +369,13 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
       // Epilogue fusion: the bias joins the final sums right before the
       // store, by the threads that store them.
       if (l.bias) {
+        // From the warpgroup's buffer (its columns from 0) or from the
+        // bias vector itself.
         auto biased = AddBiasOp::create(
-            b, loc, totals, fn.getArgument(kBiasPtr), n0, tid,
-            b.getI32IntegerAttr(l.n), b.getI32IntegerAttr(l.blockM),
+            b, loc, totals, biasBuffer ? biasBuffer : fn.getArgument(kBiasPtr),
+            biasBuffer ? k.c32(0) : n0, tid,
+            b.getI32IntegerAttr(biasBuffer ? l.blockN : l.n),
+            b.getI32IntegerAttr(l.blockM),
             b.getI32IntegerAttr(l.blockN),
             b.getI32IntegerAttr(l.rowWarpgroups()));
         totals.assign(biased.getResults().begin(), biased.getResults().end());
@@ -719,6 +730,39 @@ void GemmKernelBuilder::storeBScales(ArrayRef<Value> values, Value dst,
     b.setInsertionPointToStart(inside.thenBlock());
     LLVM::StoreOp::create(b, loc, v, k.elementAt(dst, i, 4));
   }
+}
+
+Value GemmKernelBuilder::loadBiasPair(Value n0) {
+  // Warpgroup thread i loads columns n0 + 2i and + 1 (i clamped to the
+  // tile's last pair, the column to the matrix's last pair).
+  Value pair = k.minu(k.remu(tid, k.c32(128)), k.c32(l.blockN / 2 - 1));
+  Value col = k.minu(k.add(n0, k.mul(pair, k.c32(2))), k.c32(l.n - 2));
+  return LLVM::LoadOp::create(b, loc, VectorType::get({2}, k.f32),
+                              k.elementAt(fn.getArgument(kBiasPtr), col, 4),
+                              /*alignment=*/8);
+}
+
+Value GemmKernelBuilder::storeBiasPair(Value pair) {
+  // The warpgroup's buffer; its first blockN / 2 threads store their pairs.
+  // No thread of the warpgroup still reads the last tile's: each read it
+  // before the last tile's epilogue barrier, which the warpgroup's threads
+  // passed before coming here.
+  Value wg = k.divu(tid, k.c32(128));
+  Value wgThread = k.remu(tid, k.c32(128));
+  Value buffer = k.byteAt(k.byteAt(smem, l.biasOff),
+                          k.mul(wg, k.c32(4 * l.blockN)));
+  auto mine =
+      scf::IfOp::create(b, loc, k.ult(wgThread, k.c32(l.blockN / 2)), false);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(mine.thenBlock());
+    LLVM::StoreOp::create(b, loc, pair, k.elementAt(buffer, wgThread, 8),
+                          /*alignment=*/8);
+  }
+  // The warpgroup's own meeting (named barrier 11 + w): every pair stored.
+  NVVM::BarrierOp::create(b, loc, Type(), k.add(wg, k.c32(11)), k.c32(128),
+                          nullptr, Value());
+  return buffer;
 }
 
 void GemmKernelBuilder::prefetchBias(Value n0) {

@@ -102,6 +102,15 @@ void KernelLayout::bScaleBuffers(int64_t count) {
   smemBytes += moved;
 }
 
+void KernelLayout::stageBias() {
+  biasOff = alignTo(barOff, 16);
+  int64_t moved = alignTo(biasOff + consumers * 4 * blockN, 8) - barOff;
+  barOff += moved;
+  countOff += moved;
+  smemBytes += moved;
+  biasStaged = true;
+}
+
 void KernelLayout::splitRegisters() {
   // setmaxnreg pairs within the CTA's register pool (HOPPER-FACTS §7):
   // 256 threads: (24, 240); 384 threads: (40, 232).

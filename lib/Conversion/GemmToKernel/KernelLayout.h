@@ -153,6 +153,16 @@ struct KernelLayout {
   /// bias[column] (f32 [N], kernel parameter kBiasPtr) to their totals
   /// before the epilogue store (dgemm.add_bias).
   bool bias = false;
+  /// With a bias: each consumer warpgroup stages its tile's bias columns in
+  /// a buffer of its own at biasOff (4 * blockN bytes each): loaded at the
+  /// tile's start into registers, stored after the K loop, read by the
+  /// epilogue (stageBias()). Without it (no room) the epilogue loads them
+  /// from global memory, prefetched into L1 at the tile's start.
+  bool biasStaged = false;
+  int64_t biasOff = 0;
+  /// Makes room for the bias buffers (after the B-scale buffers: call it
+  /// after bScaleBuffers) and sets biasStaged.
+  void stageBias();
   /// 1x128 recipe: the consumers release a stage after the promotion (which
   /// reads the columns' B scales from it) instead of before (scales loaded
   /// into registers first: blockN/4 more registers while promoting).

@@ -537,6 +537,13 @@ struct LowerToKernelPass
         else
           shape->bScaleCopyOverride = false; // shared, as auto would be
       }
+      if (layout.bias) {
+        // The bias through shared memory, where its buffers fit.
+        KernelLayout staged = layout;
+        staged.stageBias();
+        if (kernelSmemBytes(staged, nullptr) <= smemLimit)
+          layout = staged;
+      }
       int64_t smemBytes = kernelSmemBytes(layout, alt ? &*alt : nullptr);
       if (smemBytes > smemLimit) {
         op->emitOpError() << "cannot be lowered: the kernel needs "
