@@ -67,6 +67,19 @@ class Summary(unittest.TestCase):
             "masked drawn 256 7168 2048 4 base [700] new [770] new/base 1.100"
             " vs peers.normal_same_work: base 0.700 new 0.700"])
 
+    def test_subject(self):
+        # run_bias.py: the bias call (dgemm_bias) is the subject, the same
+        # GEMM without it (dgemm) the reference.
+        def bias(with_bias, plain):
+            return dict(type="bias", m=4096, n=32768, k=512,
+                        dgemm_bias=dict(tflops=with_bias), dgemm=dict(tflops=plain))
+        with tempfile.TemporaryDirectory() as d:
+            write(d, "base-1.jsonl", [bias(800.0, 1000.0)])
+            write(d, "new-1.jsonl", [bias(900.0, 1000.0)])
+            lines = S.summarise(S.load(d, "dgemm_bias"), "dgemm", "dgemm_bias")
+        self.assertEqual(lines[0], "4096 32768 512 base [800] new [900] new/base 1.125"
+                         " vs dgemm: base 0.800 new 0.900")
+
     def test_no_pairs(self):
         with tempfile.TemporaryDirectory() as d:
             write(d, "base-1.jsonl", [case(100.0, 200.0)])
