@@ -163,7 +163,10 @@ torch.cuda.get_device_capability(0))' || true
       banner "GPU execution test $t"
       DGEMM_CACHE_DIR=/tmp/dgemm-cache-tests CUDA_CACHE_PATH=/tmp/nv-compute-cache-tests \
         timeout -k 10 "$(cap 120)" python3 "$t" 2>&1
-      step "$(basename "$t")" $?
+      # The status first: the name's command substitution would reset $?
+      # (every failure of these tests was reported as ok until 687356f).
+      rc=$?
+      step "$(basename "$t")" $rc
     done
   else
     step "tests" "skipped (TESTS=0)"
