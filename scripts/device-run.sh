@@ -164,7 +164,7 @@ torch.cuda.get_device_capability(0))' || true
       DGEMM_CACHE_DIR=/tmp/dgemm-cache-tests CUDA_CACHE_PATH=/tmp/nv-compute-cache-tests \
         timeout -k 10 "$(cap 120)" python3 "$t" 2>&1
       # The status first: the name's command substitution would reset $?
-      # (every failure of these tests was reported as ok until 687356f).
+      # (every failure of these tests was reported as ok before 685df5b).
       rc=$?
       step "$(basename "$t")" $rc
     done

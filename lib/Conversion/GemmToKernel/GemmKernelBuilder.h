@@ -285,11 +285,11 @@ private:
   void prefetchBias(Value n0);
   /// A staged bias (KernelLayout::biasStaged): at the tile's start each
   /// consumer thread loads one pair of the tile's bias columns (a
-  /// vector<2xf32>); after the K loop storeBiasPair stores the warpgroup's
+  /// vector<2xf32>); after the K loop storeBiasPair stores warpgroup wg's
   /// pairs into its buffer, meets the warpgroup's other threads and returns
   /// the buffer (columns n0.. of the tile from element 0).
   Value loadBiasPair(Value n0);
-  Value storeBiasPair(Value pair);
+  Value storeBiasPair(Value pair, Value wg);
 
   KernelIR k;
   OpBuilder &b;

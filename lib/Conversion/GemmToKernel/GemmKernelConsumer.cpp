@@ -337,7 +337,7 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
     }
     if (l.bScalePrefetch)
       storeBScales(nextScales, nextSfb, wgThread);
-    Value biasBuffer = biasPair ? storeBiasPair(biasPair) : Value();
+    Value biasBuffer = biasPair ? storeBiasPair(biasPair, wg) : Value();
     std::optional<OpBuilder::InsertionGuard> storeGuard;
     if (l.kSplit) {
       // Warpgroup 1's sums join warpgroup 0's, which stores the tile.
@@ -742,12 +742,11 @@ Value GemmKernelBuilder::loadBiasPair(Value n0) {
                               /*alignment=*/8);
 }
 
-Value GemmKernelBuilder::storeBiasPair(Value pair) {
+Value GemmKernelBuilder::storeBiasPair(Value pair, Value wg) {
   // The warpgroup's buffer; its first blockN / 2 threads store their pairs.
   // No thread of the warpgroup still reads the last tile's: each read it
   // before the last tile's epilogue barrier, which the warpgroup's threads
   // passed before coming here.
-  Value wg = k.divu(tid, k.c32(128));
   Value wgThread = k.remu(tid, k.c32(128));
   Value buffer = k.byteAt(k.byteAt(smem, l.biasOff),
                           k.mul(wg, k.c32(4 * l.blockN)));
