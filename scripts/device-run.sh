@@ -13,6 +13,11 @@
 #       SANITIZE=1 WGRAD=1 bash scripts/device-run.sh > $OUT/console.log 2>&1;
 #       rc=$?; tar -C /tmp/run -cJf $D/run.tar.xz .; exit $rc", carry=[".bundle"])
 #
+# Everything (BIAS=1 WGRAD=1 SANITIZE=1) takes more than one call's 10
+# minutes: make it two calls on the warm machine, the timed steps
+# (BIAS=1 WGRAD=1) then the sanitizers (SANITIZE=1 BENCH=0 TESTS=0 BIAS=1
+# WGRAD=1).
+#
 # Steps (each with a timeout inside one overall budget, so the default run
 # stays under 9 minutes of GPU time; a failing step does not stop the next):
 #   1. unpack .bundle/dgemm.tar.xz to /tmp/dgemm; export DGEMM_LIB,
@@ -21,7 +26,7 @@
 #   2. nvidia-smi, Python, PyTorch and bundle versions
 #   3. the Python package tests (test/Python, GPU tests included)
 #   4. GPU execution tests: test/Integration/GPU/test_*.py, if present
-#   5. bench/run_grouped.py (GROUPED=1, also with BENCH=0): the m-grouped cases
+#   5. (BENCH=1) bench/run_grouped.py (GROUPED=1): the m-grouped cases
 #      -> $OUT/grouped.jsonl; then
 #      bench/run_bench.py: shapes.csv + $RANDOM_SHAPES random shapes
 #      -> $OUT/bench.jsonl, then a warm-start probe in a new process
@@ -40,7 +45,7 @@
 # step passed.
 #
 # Knobs (environment): RANDOM_SHAPES (40), SANITIZE (0), BENCH (1; 0 skips
-# steps 5), TESTS (1; 0 skips steps 3-4), BUDGET_S (510: the whole run),
+# step 5, every timed run: with TESTS=0 SANITIZE=1, a sanitizer-only run), TESTS (1; 0 skips steps 3-4), BUDGET_S (510: the whole run),
 # SANITIZE_ALL (0; 1: memcheck over every reference shape, bench/sanitize_all.py),
 # SWEEP_GROUPED (0; 1: bench/sweep_grouped.py -> $OUT/sweep-grouped.jsonl),
 # WGRAD (0; 1: bench/run_wgrad.py -> $OUT/wgrad.jsonl; with SANITIZE=1 also
@@ -106,6 +111,16 @@ step() {
   steps+=("$(printf '%-34s %s' "$1" "$what")")
 }
 banner() { printf '\n==== %s  [%ss elapsed, %ss left]\n' "$1" $(($(date +%s) - start)) "$(remaining)"; }
+# sanitize TOOL LOG SECONDS COMMAND...: COMMAND under compute-sanitizer's TOOL
+# (racecheck limited by RACECHECK_FILTER), its output appended to $OUT/LOG,
+# within SECONDS (capped by the budget); returns the sanitizer's status.
+sanitize() {
+  local tool=$1 log=$2 limit=$3 filter=()
+  shift 3
+  [ "$tool" = racecheck ] && read -ra filter <<<"$RACECHECK_FILTER"
+  timeout -k 10 "$(cap "$limit")" compute-sanitizer --tool "$tool" --error-exitcode 99 \
+    --print-limit 50 "${filter[@]}" "$@" >>"$OUT/$log" 2>&1
+}
 
 run_steps() {
   banner "dgemm device run $(date -u +%Y-%m-%dT%H:%M:%SZ)"
@@ -172,32 +187,32 @@ torch.cuda.get_device_capability(0))' || true
     step "tests" "skipped (TESTS=0)"
   fi
 
-  # 5. Benchmark.
-  if [ "${SWEEP_GROUPED:-0}" = 1 ]; then
-    banner "config sweep of the grouped kernels (bench/sweep_grouped.py)"
-    timeout -k 10 "$(cap 300)" python3 bench/sweep_grouped.py --out "$OUT/sweep-grouped.jsonl" \
-      --time-budget 240 2>&1
-    step "grouped config sweep" $?
-  fi
-  if [ "${WGRAD:-0}" = 1 ]; then
-    banner "weight-gradient GEMM: checks and timing (bench/run_wgrad.py)"
-    timeout -k 10 "$(cap 240)" python3 bench/run_wgrad.py --out "$OUT/wgrad.jsonl" 2>&1
-    step "wgrad checks + timing" $?
-  fi
-  if [ "${BIAS:-0}" = 1 ]; then
-    banner "epilogue fusion: a bias, checks and timing (bench/run_bias.py)"
-    timeout -k 10 "$(cap 200)" python3 bench/run_bias.py --out "$OUT/bias.jsonl" --random 6 \
-      2>&1 | grep -v '^{'
-    step "bias checks + timing" "${PIPESTATUS[0]}"
-  fi
-  if [ "$GROUPED" = 1 ] && [ "$GROUPED_BENCH" = 1 ]; then
-    banner "m-grouped benchmark (time budget ${GROUPED_BUDGET_S}s)"
-    timeout -k 15 $((GROUPED_BUDGET_S + 60)) python3 bench/run_grouped.py \
-      --out "$OUT/grouped.jsonl" --random "$GROUPED_RANDOM" \
-      --time-budget "$GROUPED_BUDGET_S" 2>&1
-    step "grouped benchmark + checks" $?
-  fi
+  # 5. Benchmark (BENCH=0 skips every timed step, as for a sanitizer-only run).
   if [ "$BENCH" = 1 ]; then
+    if [ "${SWEEP_GROUPED:-0}" = 1 ]; then
+      banner "config sweep of the grouped kernels (bench/sweep_grouped.py)"
+      timeout -k 10 "$(cap 300)" python3 bench/sweep_grouped.py --out "$OUT/sweep-grouped.jsonl" \
+        --time-budget 240 2>&1
+      step "grouped config sweep" $?
+    fi
+    if [ "${WGRAD:-0}" = 1 ]; then
+      banner "weight-gradient GEMM: checks and timing (bench/run_wgrad.py)"
+      timeout -k 10 "$(cap 240)" python3 bench/run_wgrad.py --out "$OUT/wgrad.jsonl" 2>&1
+      step "wgrad checks + timing" $?
+    fi
+    if [ "${BIAS:-0}" = 1 ]; then
+      banner "epilogue fusion: a bias, checks and timing (bench/run_bias.py)"
+      timeout -k 10 "$(cap 200)" python3 bench/run_bias.py --out "$OUT/bias.jsonl" --random 6 \
+        2>&1 | grep -v '^{'
+      step "bias checks + timing" "${PIPESTATUS[0]}"
+    fi
+    if [ "$GROUPED" = 1 ] && [ "$GROUPED_BENCH" = 1 ]; then
+      banner "m-grouped benchmark (time budget ${GROUPED_BUDGET_S}s)"
+      timeout -k 15 $((GROUPED_BUDGET_S + 60)) python3 bench/run_grouped.py \
+        --out "$OUT/grouped.jsonl" --random "$GROUPED_RANDOM" \
+        --time-budget "$GROUPED_BUDGET_S" 2>&1
+      step "grouped benchmark + checks" $?
+    fi
     local left budget
     left=$(remaining)
     # Leave room for the warm probe, compile times, gen_results and (maybe)
@@ -239,65 +254,49 @@ torch.cuda.get_device_capability(0))' || true
     step "sanitizers" 127
     echo "device-run: compute-sanitizer not found"
   elif [ "$SANITIZE" = 1 ]; then
+    rm -f "$OUT"/*check*.log
+    local tool
     if [ "$SANITIZE_BASE" != 1 ]; then
       step "sanitizers, normal kernels" "skipped (SANITIZE_BASE=0)"
     else
-      banner "compute-sanitizer memcheck"
-      timeout -k 10 "$(cap 240)" compute-sanitizer --tool memcheck --error-exitcode 99 \
-        --print-limit 50 python3 bench/run_bench.py --sanitize >"$OUT/memcheck.log" 2>&1
-      rc=$?
-      tail -n 25 "$OUT/memcheck.log"
-      step "memcheck" $rc
-      banner "compute-sanitizer racecheck"
-      # shellcheck disable=SC2086
-      timeout -k 10 "$(cap 240)" compute-sanitizer --tool racecheck --error-exitcode 99 \
-        --print-limit 50 $RACECHECK_FILTER python3 bench/run_bench.py --sanitize \
-        >"$OUT/racecheck.log" 2>&1
-      rc=$?
-      tail -n 25 "$OUT/racecheck.log"
-      step "racecheck" $rc
+      for tool in memcheck racecheck; do
+        banner "compute-sanitizer $tool"
+        sanitize $tool $tool.log 240 python3 bench/run_bench.py --sanitize
+        rc=$?
+        tail -n 25 "$OUT/$tool.log"
+        step "$tool" $rc
+      done
       if [ "${SANITIZE_ALL:-0}" = 1 ]; then
         banner "compute-sanitizer memcheck on every reference shape (normal, contiguous, masked)"
-        timeout -k 10 "$(cap 420)" compute-sanitizer --tool memcheck --error-exitcode 99 \
-          --print-limit 20 python3 bench/sanitize_all.py >"$OUT/memcheck-all.log" 2>&1
+        sanitize memcheck memcheck-all.log 420 python3 bench/sanitize_all.py
         rc=$?
         tail -n 4 "$OUT/memcheck-all.log"
         step "memcheck (all reference shapes)" $rc
       fi
-      local extra
-      for extra in synccheck initcheck; do
-        banner "compute-sanitizer $extra (small M, normal and grouped kernels)"
-        timeout -k 10 "$(cap 120)" compute-sanitizer --tool $extra --error-exitcode 99 \
-          --print-limit 20 python3 bench/run_bench.py --sanitize >"$OUT/$extra.log" 2>&1
+      for tool in synccheck initcheck; do
+        banner "compute-sanitizer $tool (small M, normal and grouped kernels)"
+        sanitize $tool $tool.log 120 python3 bench/run_bench.py --sanitize
         rc=$?
-        timeout -k 10 "$(cap 120)" compute-sanitizer --tool $extra --error-exitcode 99 \
-          --print-limit 20 python3 bench/run_grouped.py --sanitize >>"$OUT/$extra.log" 2>&1
+        sanitize $tool $tool.log 120 python3 bench/run_grouped.py --sanitize
         rc2=$?
-        grep -E "SUMMARY" "$OUT/$extra.log"
-        step "$extra" $((rc != 0 ? rc : rc2))
+        grep -E "SUMMARY" "$OUT/$tool.log"
+        step "$tool" $((rc != 0 ? rc : rc2))
       done
     fi
     if [ "${WGRAD:-0}" = 1 ]; then
-      local tool
       for tool in memcheck racecheck synccheck initcheck; do
         banner "compute-sanitizer $tool on the weight-gradient kernels (small cases)"
-        timeout -k 10 "$(cap 150)" compute-sanitizer --tool $tool --error-exitcode 99 \
-          --print-limit 20 python3 bench/run_wgrad.py --sanitize --random 4 \
-          >"$OUT/$tool-wgrad.log" 2>&1
+        sanitize $tool $tool-wgrad.log 150 python3 bench/run_wgrad.py --sanitize --random 4
         rc=$?
         grep -E "SUMMARY|\"summary\"" "$OUT/$tool-wgrad.log"
         step "$tool (wgrad, k-grouped)" $rc
       done
     fi
     if [ "${BIAS:-0}" = 1 ]; then
-      local tool
       for tool in memcheck racecheck; do
         banner "compute-sanitizer $tool on the kernels with a fused bias (small cases)"
-        # shellcheck disable=SC2086,SC2046
-        timeout -k 10 "$(cap 120)" compute-sanitizer --tool $tool --error-exitcode 99 \
-          --print-limit 20 $([ $tool = racecheck ] && echo $RACECHECK_FILTER) \
-          python3 bench/run_bias.py --out "/tmp/bias-$tool.jsonl" --no-csv \
-          --no-time --random 3 >"$OUT/$tool-bias.log" 2>&1
+        sanitize $tool $tool-bias.log 120 python3 bench/run_bias.py \
+          --out "/tmp/bias-$tool.jsonl" --no-csv --no-time --random 3
         rc=$?
         grep -E "SUMMARY|^bias:" "$OUT/$tool-bias.log"
         step "$tool (bias)" $rc
@@ -309,13 +308,9 @@ torch.cuda.get_device_capability(0))' || true
     cat "$OUT/planted.log"
     step "sanitizers catch planted bugs" $rc
     if [ "$GROUPED" = 1 ]; then
-      local tool
       for tool in memcheck racecheck; do
         banner "compute-sanitizer $tool, grouped kernels"
-        # shellcheck disable=SC2086,SC2046
-        timeout -k 10 "$(cap 180)" compute-sanitizer --tool $tool --error-exitcode 99 \
-          --print-limit 50 $([ $tool = racecheck ] && echo $RACECHECK_FILTER) \
-          python3 bench/run_grouped.py --sanitize >"$OUT/$tool-grouped.log" 2>&1
+        sanitize $tool $tool-grouped.log 180 python3 bench/run_grouped.py --sanitize
         rc=$?
         tail -n 15 "$OUT/$tool-grouped.log"
         step "$tool (grouped)" $rc
