@@ -707,53 +707,63 @@ def run_shape(torch, dgemm, shape, idx, args, timer, rec):
 
     d = out.d
     call = lambda: dgemm.gemm_fp8_fp8_bf16_nt(lhs, rhs, d)  # noqa: E731
-    tm = timer.time(call)
-    rec["us"], rec["us_min"], rec["us_max"] = tm["us"], tm["us_min"], tm["us_max"]
-    rec["tflops"], rec["gbps"] = tflops(m, n, k, tm["us"]), gbps(m, n, k, tm["us"])
-    calls = max(20, min(args.host_calls, int(0.25 / max(tm["us"] * 1e-6, 1e-6))))
-    host = dict(calls=calls)
-    host["dgemm_python"] = timer.host_us(call, calls)
-    host["dgemm_c"] = timer.host_us(dgemm.bind_gemm_fp8_fp8_bf16_nt(lhs, rhs, d, plain=True),
-                                    calls)
-    host["dgemm_c_bound"] = timer.host_us(dgemm.bind_gemm_fp8_fp8_bf16_nt(lhs, rhs, d), calls)
-    rec["host_us"] = host
-    # Every timed call wrote D again: the guards must still hold.
-    chk["guard_ok_after_timing"] = out.guards_intact()
-    chk["ok"] = rec["ok"] = bool(chk["ok"] and chk["guard_ok_after_timing"])
-
-    peers = {}
+    # The peers' calls, each tried once first (a shape torch refuses is an
+    # error in the record, not a timing).
+    fns, peers = {"dgemm": call}, {}
     if not args.no_peers:
         sa_t = inp["sfa"].t().contiguous().t()   # [M, K/128], strides (1, M)
         sb_t = inp["sfb"].t()                    # [K/128, ceil(N/128)]
         a, bt = inp["a"], inp["b"].t()
         blockwise = lambda: torch._scaled_mm(a, bt, scale_a=sa_t, scale_b=sb_t,  # noqa: E731
                                              out_dtype=torch.bfloat16)
-        p = {}
+        p = peers["torch_blockwise"] = {}
         try:
             y = blockwise()
             torch.cuda.synchronize()
             p["check"] = check_output(torch, dgemm, y, ref, rms)
             p["calc_diff_vs_dgemm"] = dgemm.calc_diff(y.float(), d.float())
             del y
-            tm = timer.time(blockwise)
-            p.update(us=tm["us"], us_min=tm["us_min"], us_max=tm["us_max"],
-                     tflops=tflops(m, n, k, tm["us"]), gbps=gbps(m, n, k, tm["us"]))
-            host["torch_blockwise"] = timer.host_us(blockwise, calls)
+            fns["torch_blockwise"] = blockwise
         except Exception as e:  # noqa: BLE001 - recorded; unsupported shapes are expected
             p["error"] = "%s: %s" % (type(e).__name__, str(e).strip().splitlines()[0][:300])
-        peers["torch_blockwise"] = p
 
         one = torch.ones((), dtype=torch.float32, device=DEVICE)
         per_tensor = lambda: torch._scaled_mm(a, bt, scale_a=one, scale_b=one,  # noqa: E731
                                               out_dtype=torch.bfloat16)
-        p = {}
+        p = peers["cublas_per_tensor"] = {}
         try:
-            tm = timer.time(per_tensor)
-            p.update(us=tm["us"], us_min=tm["us_min"], us_max=tm["us_max"],
-                     tflops=tflops(m, n, k, tm["us"]), gbps=gbps(m, n, k, tm["us"], scales=False))
+            per_tensor()
+            torch.cuda.synchronize()
+            fns["cublas_per_tensor"] = per_tensor
         except Exception as e:  # noqa: BLE001
             p["error"] = "%s: %s" % (type(e).__name__, str(e).strip().splitlines()[0][:300])
-        peers["cublas_per_tensor"] = p
+
+    # dgemm and its peers in turn, args.rounds times: a drift of the clocks
+    # (the power cap after a heavy shape) hits them alike.
+    times = timer.time_alternately(fns, rounds=args.rounds)
+    tm = times["dgemm"]
+    rec["us"], rec["us_min"], rec["us_max"] = tm["us"], tm["us_min"], tm["us_max"]
+    rec["round_us"] = tm["round_us"]
+    rec["tflops"], rec["gbps"] = tflops(m, n, k, tm["us"]), gbps(m, n, k, tm["us"])
+    for name in ("torch_blockwise", "cublas_per_tensor"):
+        if name in times:
+            tm = times[name]
+            peers[name].update(us=tm["us"], us_min=tm["us_min"], us_max=tm["us_max"],
+                               round_us=tm["round_us"], tflops=tflops(m, n, k, tm["us"]),
+                               gbps=gbps(m, n, k, tm["us"], scales=name != "cublas_per_tensor"))
+
+    calls = max(20, min(args.host_calls, int(0.25 / max(rec["us"] * 1e-6, 1e-6))))
+    host = dict(calls=calls)
+    host["dgemm_python"] = timer.host_us(call, calls)
+    host["dgemm_c"] = timer.host_us(dgemm.bind_gemm_fp8_fp8_bf16_nt(lhs, rhs, d, plain=True),
+                                    calls)
+    host["dgemm_c_bound"] = timer.host_us(dgemm.bind_gemm_fp8_fp8_bf16_nt(lhs, rhs, d), calls)
+    if "torch_blockwise" in fns:
+        host["torch_blockwise"] = timer.host_us(fns["torch_blockwise"], calls)
+    rec["host_us"] = host
+    # Every timed call wrote D again: the guards must still hold.
+    chk["guard_ok_after_timing"] = out.guards_intact()
+    chk["ok"] = rec["ok"] = bool(chk["ok"] and chk["guard_ok_after_timing"])
     rec["peers"] = peers
 
 
@@ -805,6 +815,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1, help="seed of random shapes and inputs")
     ap.add_argument("--limit", type=int, default=0, help="run only the first N shapes")
     ap.add_argument("--iters", type=int, default=30)
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="dgemm and its peers timed in turn this many times (median of the "
+                         "rounds' medians)")
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--host-calls", type=int, default=100)
     ap.add_argument("--no-peers", action="store_true")

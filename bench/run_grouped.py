@@ -341,53 +341,59 @@ def same_work_lhs(torch, dgemm, case):
 
 
 def time_case(torch, dgemm, case, timer, args):
-    rec = {}
-    tm = timer.time(case.call)
-    rec.update(us=tm["us"], us_min=tm["us_min"], us_max=tm["us_max"],
-               tflops=RB.tflops(case.valid_rows, case.n, case.k, tm["us"]))
-    if args.no_peers or case.valid_rows == 0:
-        return rec
-    peers = {}
+    """The grouped call and its peers (the normal GEMM on the same total
+    work, cuBLAS per-tensor on it, torch blockwise once per group), each
+    tried once, then timed in turn args.rounds times, so that a drift of
+    the clocks (the power cap) hits them alike."""
+    rec, peers = {}, {}
+    fns = {"dgemm": case.call}
     total = case.valid_rows
-    # dgemm's normal GEMM on the same total work.
-    try:
-        a, sa = same_work_lhs(torch, dgemm, case)
-        d = torch.empty((total, case.n), dtype=torch.bfloat16, device=RB.DEVICE)
-        b0, sb0 = case.b[0], case.sb[0]
-        call = lambda: dgemm.gemm_fp8_fp8_bf16_nt((a, sa), (b0, sb0), d)  # noqa: E731
-        t = timer.time(call)
-        peers["normal_same_work"] = dict(us=t["us"], tflops=RB.tflops(total, case.n, case.k,
-                                                                        t["us"]))
-        one = torch.ones((), dtype=torch.float32, device=RB.DEVICE)
-        per_tensor = lambda: torch._scaled_mm(a, b0.t(), scale_a=one, scale_b=one,  # noqa: E731
-                                              out_dtype=torch.bfloat16)
-        t = timer.time(per_tensor)
-        peers["cublas_per_tensor"] = dict(us=t["us"], tflops=RB.tflops(total, case.n, case.k,
-                                                                         t["us"]))
-        del a, sa, d
-    except Exception as e:  # noqa: BLE001
-        peers["normal_same_work"] = dict(error="%s: %s" % (type(e).__name__, e))
-    # torch blockwise, one call per group (sizes known on the host).
-    try:
-        calls = []
-        for gi in range(case.g):
-            _, a_rows, sa_rows = case.group_rows(gi)
-            if a_rows.shape[0] == 0:
-                continue
-            sa_t = sa_rows.t().contiguous().t()
-            sb_t = case.sb[gi].t()
-            calls.append((a_rows.contiguous(), case.b[gi].t(), sa_t, sb_t))
+    if not args.no_peers and total:
+        # dgemm's normal GEMM on the same total work.
+        try:
+            a, sa = same_work_lhs(torch, dgemm, case)
+            d = torch.empty((total, case.n), dtype=torch.bfloat16, device=RB.DEVICE)
+            b0, sb0 = case.b[0], case.sb[0]
+            normal = lambda: dgemm.gemm_fp8_fp8_bf16_nt((a, sa), (b0, sb0), d)  # noqa: E731
+            one = torch.ones((), dtype=torch.float32, device=RB.DEVICE)
+            per_tensor = lambda: torch._scaled_mm(a, b0.t(), scale_a=one,  # noqa: E731
+                                                  scale_b=one, out_dtype=torch.bfloat16)
+            normal()
+            per_tensor()
+            torch.cuda.synchronize()
+            fns["normal_same_work"], fns["cublas_per_tensor"] = normal, per_tensor
+        except Exception as e:  # noqa: BLE001
+            peers["normal_same_work"] = dict(error="%s: %s" % (type(e).__name__, e))
+        # torch blockwise, one call per group (sizes known on the host).
+        try:
+            calls = []
+            for gi in range(case.g):
+                _, a_rows, sa_rows = case.group_rows(gi)
+                if a_rows.shape[0] == 0:
+                    continue
+                sa_t = sa_rows.t().contiguous().t()
+                sb_t = case.sb[gi].t()
+                calls.append((a_rows.contiguous(), case.b[gi].t(), sa_t, sb_t))
 
-        def loop():
-            for a_, bt_, sa_, sb_ in calls:
-                torch._scaled_mm(a_, bt_, scale_a=sa_, scale_b=sb_, out_dtype=torch.bfloat16)
-        t = timer.time(loop)
-        peers["torch_blockwise_loop"] = dict(us=t["us"], tflops=RB.tflops(total, case.n, case.k,
-                                                                            t["us"]))
-    except Exception as e:  # noqa: BLE001
-        peers["torch_blockwise_loop"] = dict(
-            error="%s: %s" % (type(e).__name__, str(e).strip().splitlines()[0][:300]))
-    rec["peers"] = peers
+            def loop():
+                for a_, bt_, sa_, sb_ in calls:
+                    torch._scaled_mm(a_, bt_, scale_a=sa_, scale_b=sb_,
+                                     out_dtype=torch.bfloat16)
+            loop()
+            torch.cuda.synchronize()
+            fns["torch_blockwise_loop"] = loop
+        except Exception as e:  # noqa: BLE001
+            peers["torch_blockwise_loop"] = dict(
+                error="%s: %s" % (type(e).__name__, str(e).strip().splitlines()[0][:300]))
+    times = timer.time_alternately(fns, rounds=args.rounds)
+    tm = times.pop("dgemm")
+    rec.update(us=tm["us"], us_min=tm["us_min"], us_max=tm["us_max"], round_us=tm["round_us"],
+               tflops=RB.tflops(total, case.n, case.k, tm["us"]))
+    for name, t in times.items():
+        peers[name] = dict(us=t["us"], round_us=t["round_us"],
+                           tflops=RB.tflops(total, case.n, case.k, t["us"]))
+    if not args.no_peers and total:
+        rec["peers"] = peers
     return rec
 
 
@@ -398,6 +404,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--iters", type=int, default=30)
     ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="the grouped call and its peers timed in turn this many times")
     ap.add_argument("--no-peers", action="store_true")
     ap.add_argument("--no-csv", action="store_true")
     ap.add_argument("--sanitize", action="store_true",

@@ -303,15 +303,19 @@ def render(records, source_name, commit=None, warm_records=None, deepgemm=None):
     if meta.get("nvidia_smi"):
         out.append("- nvidia-smi (driver, max SM clock, max memory clock, power limit): %s"
                    % meta["nvidia_smi"])
-    out += ["- Method: TFLOPS = 2·M·N·K / median of %s calls, each timed with CUDA events "
+    rounds = args.get("rounds")
+    timing = ("median of %s calls" % args.get("iters", "?") if not rounds else
+              "the median of %s rounds' medians of %s calls (dgemm and the peers timed in "
+              "turn each round, so that a drift of the clocks hits all alike)"
+              % (rounds, args.get("iters", "?")))
+    out += ["- Method: TFLOPS = 2·M·N·K / %s, each call timed with CUDA events "
             "after a 1 GiB memset (cold L2), after %s warm-up calls; one harness for dgemm "
             "and both peers, same FP8 inputs. Peers: `torch._scaled_mm` with DeepSeek "
             "blockwise scales (1x128 A, 128x128 B; cuBLASLt) and with per-tensor scales "
             "(cuBLAS FP8 without block scaling: a speed reference, not a peer). GB/s counts "
             "A, B, scales and D once. Compile ms: `dgemm_gemm_prepare` (0: config already "
             "compiled by an earlier shape). Host µs: one cache-hit call on an idle GPU, "
-            "median, full Python call / bare C call." % (args.get("iters", "?"),
-                                                        args.get("warmup", "?")),
+            "median, full Python call / bare C call." % (timing, args.get("warmup", "?")),
             "- Check: fresh random FP8 inputs with block scales over 2^-8..2^8, output "
             "poisoned with NaN and guarded; against a float64 reference: calc_diff < %s and "
             "|D - ref| <= %s·|ref| + %s·rms for every element; guards intact; bitwise equal "

@@ -90,8 +90,13 @@ def render(records, source_name, deepgemm_rows=None, bench_records=None):
            "bench/peers-deepgemm.csv (PEERS.md); *vs DeepGEMM (cuBLAS)* is dgemm over "
            "DeepGEMM's figure scaled by the machines' cuBLAS per-tensor ratio on the normal "
            "GEMM with M = 4096 and the same N and K (this run over PEERS.md)." % (
-               source_name, meta.get("date", "?"), meta.get("commit", "?")), ""]
-    out += ["| layout | G | m | N | K | sizes | dgemm TFLOPS | normal TFLOPS | vs normal "
+               source_name, meta.get("date", "?"), meta.get("commit", "?"))]
+    rounds = (meta.get("args") or {}).get("rounds")
+    if rounds:
+        out[-1] += (" Each time: the median of %s rounds' medians of %s cold-L2 calls, the "
+                    "grouped call and its peers timed in turn each round." % (
+                        rounds, meta["args"].get("iters", "?")))
+    out += ["", "| layout | G | m | N | K | sizes | dgemm TFLOPS | normal TFLOPS | vs normal "
             "| torch loop TFLOPS | cuBLAS per-tensor (total) | DeepGEMM (PEERS) "
             "| vs DeepGEMM (torch) | vs DeepGEMM (cuBLAS) | check |",
             "|---|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|---|"]

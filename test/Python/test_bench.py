@@ -409,13 +409,13 @@ class HarnessOnCpu(unittest.TestCase):
     the record is complete and JSON-clean, the peers are called with the
     layouts PEERS.md gives, and stray writes / unwritten rows are caught."""
 
-    def setUp(self):
-        if torch.cuda.is_available():
-            self.skipTest("a GPU is present: the real harness runs there instead")
+    # The shims keep everything on the CPU, so these run on the GPU machine
+    # as well (the only place with PyTorch).
 
     def args(self):
         import argparse
-        return argparse.Namespace(seed=1, sanitize=False, host_calls=5, no_peers=False)
+        return argparse.Namespace(seed=1, sanitize=False, host_calls=5, no_peers=False,
+                                  rounds=2)
 
     def run_one(self, fake, m=130, n=264, k=512):
         with _Shims():
@@ -433,9 +433,13 @@ class HarnessOnCpu(unittest.TestCase):
         for key in ("us", "tflops", "gbps", "first_call_ms", "prepare_wall_ms"):
             self.assertGreater(rec[key], 0, key)
         self.assertEqual(set(rec["host_us"]), {"calls", "dgemm_python", "dgemm_c",
-                                               "torch_blockwise"})
+                                               "dgemm_c_bound", "torch_blockwise"})
+        # dgemm and both peers timed in turn, once per round.
+        self.assertEqual(len(rec["round_us"]), 2)
         tb = rec["peers"]["torch_blockwise"]
         self.assertNotIn("error", tb)
+        self.assertEqual(len(tb["round_us"]), 2)
+        self.assertEqual(len(rec["peers"]["cublas_per_tensor"]["round_us"]), 2)
         self.assertTrue(tb["check"]["ok"], tb["check"])
         self.assertLess(tb["calc_diff_vs_dgemm"], 1e-5)
         self.assertGreater(rec["peers"]["cublas_per_tensor"]["tflops"], 0)
