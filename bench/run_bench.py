@@ -65,7 +65,13 @@ current stream right before and after the call; the median of the event
 times is reported (plus min/max). TFLOPS = 2·M·N·K / median; GB/s = (bytes of
 A, B, their scales and D, each moved once) / median. Because the host issues
 the call while the memset runs, launch overhead is hidden except for the gap
-the GPU sees between the two kernels (~3-4 us, as in PEERS.md).
+the GPU sees between the two kernels (~3-4 us, as in PEERS.md). dgemm and
+its peers are timed in turn, ``--rounds`` (3) times, and each reports the
+median of its rounds' medians: timed one after the other, whichever ran
+first after a pause had the higher clocks (the 700 W power cap throttles a
+long run of heavy calls: 178 -> 200 us at 4096x4096x7168 after 4096x7168x
+16384 on an H100, bench/results/2026-12-06-db99fd0-powercap-h100-*), which
+until f6c0c2c was always dgemm.
 Peers: ``torch._scaled_mm`` with DeepSeek blockwise scales (scale_a
 [M, K/128] with strides (1, M), scale_b = sfb.t(); cuBLASLt 1x128 x 128x128),
 and ``torch._scaled_mm`` with scalar f32 scales (cuBLAS FP8 per-tensor: a
