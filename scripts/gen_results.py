@@ -328,6 +328,10 @@ def render(records, source_name, commit=None, warm_records=None, deepgemm=None):
                    "per-tensor in that run; dgemm vs DeepGEMM (cuBLAS-normalized) = (dgemm / "
                    "cuBLAS per-tensor in this run) / (DeepGEMM/cuBLAS (PEERS)); above 1 is "
                    "faster than DeepGEMM." % (deepgemm["source"], deepgemm["note"].rstrip(".")))
+        if rounds:
+            out[-1] += (" This run timed cuBLAS in turn with dgemm; that one timed each "
+                        "library on its own, so the two cuBLAS figures may have met "
+                        "different clocks (the power cap).")
     out.append("")
     if summary.get("context_lost"):
         out += ["**The run lost its CUDA context:** %s" % summary["context_lost"], ""]
