@@ -68,6 +68,30 @@ def geomean(vals):
     return math.exp(sum(math.log(v) for v in vals) / len(vals))
 
 
+def round_drift(shapes, limit=0.05):
+    """A line naming the shapes whose timing rounds (dgemm or a peer) differ
+    by more than ``limit`` (slowest over fastest round median), or None when
+    the run did not time in rounds: where the clocks moved (the power cap),
+    the median of three rounds is still a figure, but a reader should know."""
+    timed = [r for r in shapes if r.get("round_us")]
+    if not timed:
+        return None
+    moved = []
+    for r in timed:
+        series = [("dgemm", r["round_us"])] + [
+            (name, p.get("round_us")) for name, p in sorted((r.get("peers") or {}).items())
+            if isinstance(p, dict) and p.get("round_us")]
+        worst = max(series, key=lambda s: max(s[1]) / min(s[1]))
+        spread = max(worst[1]) / min(worst[1]) - 1
+        if spread > limit:
+            moved.append("%sx%sx%s (%s %+.0f%%)" % (r["m"], r["n"], r["k"], worst[0],
+                                                     100 * spread))
+    return ("Rounds that differ by more than %.0f%% (slowest over fastest round, the worst "
+            "of dgemm and its peers): %d of %d shapes%s" % (
+                100 * limit, len(moved), len(timed), ": " + ", ".join(moved) + "."
+                if moved else "."))
+
+
 def median(vals):
     vals = sorted(v for v in vals if v is not None)
     if not vals:
@@ -374,6 +398,9 @@ def render(records, source_name, commit=None, warm_records=None, deepgemm=None):
                        if any(v is not None for v in hb) else "",
                        "; torch blockwise %s µs" % fmt(median(ht), 1)
                        if any(v is not None for v in ht) else ""))
+    drift = round_drift(shapes)
+    if drift is not None:
+        out.append(drift)
     if cm:
         out.append("Cold compile (shapes whose kernel was not cached yet: %d): %s ms median, "
                    "%s ms max." % (

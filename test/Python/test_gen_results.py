@@ -105,6 +105,27 @@ class GenResults(unittest.TestCase):
         self.assertNotIn("## Failures", text)
         self.assertNotIn("without a summary", text)
 
+    def test_rounds_and_their_drift(self):
+        # Timed in rounds: the method line says so, and the shapes whose rounds
+        # moved by more than 5% (dgemm's or a peer's) are named with the worst.
+        meta = dict(META, args=dict(iters=30, warmup=3, seed=1, rounds=3))
+        steady = rec(0, 64, 2112, 7168, 20.0, 40.0, 20.0, round_us=[20.0, 20.4, 19.9])
+        steady["peers"]["cublas_per_tensor"]["round_us"] = [20.0, 20.1, 20.2]
+        moved = rec(1, 4096, 7168, 16384, 700.0, 770.0, 705.0, round_us=[690.0, 790.0, 700.0])
+        moved["peers"]["torch_blockwise"]["round_us"] = [760.0, 770.0, 780.0]
+        peer_moved = rec(2, 4096, 7168, 2048, 100.0, 110.0, 98.0, round_us=[100.0, 101.0, 99.0])
+        peer_moved["peers"]["torch_blockwise"]["round_us"] = [104.0, 110.0, 132.0]
+        text = self.run_gen([meta, steady, moved, peer_moved, dict(type="summary", failed=[])])
+        self.assertIn("median of 3 rounds' medians of 30 calls", text)
+        self.assertIn("Rounds that differ by more than 5% (slowest over fastest round, the worst "
+                      "of dgemm and its peers): 2 of 3 shapes: 4096x7168x16384 (dgemm +14%), "
+                      "4096x7168x2048 (torch_blockwise +27%).", text)
+        # Not timed in rounds (runs before f6c0c2c): no such line, the old method line.
+        old = self.run_gen([META, rec(0, 64, 2112, 7168, 20.0, 40.0, 20.0),
+                            dict(type="summary", failed=[])])
+        self.assertNotIn("Rounds that differ", old)
+        self.assertIn("median of 30 calls, each call timed", old)
+
     def test_failures_errors_and_skips(self):
         bad = rec(1, 128, 7168, 16384, 60.0, 70.0, 55.0)
         bad["check"] = dict(ok=False, calc_diff=3e-2, bad=4096, nan_left=128, guard_ok=False,
