@@ -328,7 +328,9 @@ def render(records, source_name, commit=None, warm_records=None, deepgemm=None):
         out.append("- nvidia-smi (driver, max SM clock, max memory clock, power limit): %s"
                    % meta["nvidia_smi"])
     rounds = args.get("rounds")
-    timing = ("median of %s calls" % args.get("iters", "?") if not rounds else
+    timing = ("median of %s calls (dgemm timed first, then each peer, shape by shape; "
+              "harnesses since f6c0c2c time them in turn)" % args.get("iters", "?")
+              if not rounds else
               "the median of %s rounds' medians of %s calls (dgemm and the peers timed in "
               "turn each round, so that a drift of the clocks hits all alike)"
               % (rounds, args.get("iters", "?")))

@@ -124,7 +124,7 @@ class GenResults(unittest.TestCase):
         old = self.run_gen([META, rec(0, 64, 2112, 7168, 20.0, 40.0, 20.0),
                             dict(type="summary", failed=[])])
         self.assertNotIn("Rounds that differ", old)
-        self.assertIn("median of 30 calls, each call timed", old)
+        self.assertIn("median of 30 calls (dgemm timed first, then each peer", old)
 
     def test_failures_errors_and_skips(self):
         bad = rec(1, 128, 7168, 16384, 60.0, 70.0, 55.0)
