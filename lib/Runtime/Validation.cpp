@@ -11,9 +11,11 @@
 #include "dgemm/Runtime/Validation.h"
 
 #include <cstring>
+#include <initializer_list>
 
 #include <limits>
 #include <string>
+#include <utility>
 
 using namespace dgemm::runtime;
 
@@ -59,6 +61,14 @@ bool isEmpty(const dgemm_tensor &t) {
   return t.shape[0] == 0 || t.shape[1] == 0;
 }
 
+/// Any size 0, for a tensor of any rank (isEmpty reads two sizes: rank 2).
+bool anyEmpty(const dgemm_tensor &t) {
+  for (int i = 0; i < t.rank && i < 4; ++i)
+    if (t.shape[i] == 0)
+      return true;
+  return false;
+}
+
 /// A row-major matrix with unit inner stride and a row stride of at least
 /// the row length and a multiple of 16 bytes.
 Status checkRowMajor(const char *name, const dgemm_tensor &t) {
@@ -93,15 +103,31 @@ Status checkRowMajor(const char *name, const dgemm_tensor &t) {
   return Status::success();
 }
 
-Status checkAddress(const char *name, const dgemm_tensor &t) {
-  if (isEmpty(t))
+/// A data pointer that is set and aligned, unless the tensor is empty (then
+/// nothing is read or written through it). Any rank: the k-grouped GEMM's
+/// flat A and B are rank 1 (an isEmpty here once read their unset second
+/// size as 0 and let a NULL or misaligned pointer through).
+Status checkAddress(const char *name, const dgemm_tensor &t,
+                    int64_t alignment = 16) {
+  if (anyEmpty(t))
     return Status::success();
   if (!t.data)
     return Status::invalidArgument(std::string(name) +
                                    " has a NULL data pointer");
-  if (reinterpret_cast<uintptr_t>(t.data) % 16 != 0)
-    return Status::invalidArgument(std::string(name) +
-                                   " data address is not 16-byte aligned");
+  if (reinterpret_cast<uintptr_t>(t.data) % alignment != 0)
+    return Status::invalidArgument(std::string(name) + " data address is not " +
+                                   str(alignment) + "-byte aligned");
+  return Status::success();
+}
+
+/// The first of the operands, in order, whose address checkAddress refuses
+/// (16-byte alignment: TMA's).
+Status checkAddresses(
+    std::initializer_list<std::pair<const char *, const dgemm_tensor *>>
+        operands) {
+  for (auto [name, t] : operands)
+    if (Status s = checkAddress(name, *t); !s.ok())
+      return s;
   return Status::success();
 }
 
@@ -253,12 +279,12 @@ Status validateGemm(const GemmOperands &ops, bool wgrad, GemmShape &shape) {
                                    str(kBlocks) + ", 1), got strides " +
                                    stridesText(sb));
 
-  // Addresses.
-  if ((s = checkAddress("a", a)).ok() &&
-      (s = checkAddress("a_scale", sa)).ok() &&
-      (s = checkAddress("b", b)).ok() && (s = checkAddress("b_scale", sb)).ok())
-    s = checkAddress("d", d);
-  if (!s.ok())
+  if (!(s = checkAddresses({{"a", &a},
+                            {"a_scale", &sa},
+                            {"b", &b},
+                            {"b_scale", &sb},
+                            {"d", &d}}))
+           .ok())
     return s;
 
   shape.m = m;
@@ -311,13 +337,6 @@ Status checkTensor(const char *name, const dgemm_tensor *t, int32_t rank,
   return Status::success();
 }
 
-bool anyEmpty(const dgemm_tensor &t) {
-  for (int i = 0; i < t.rank && i < 4; ++i)
-    if (t.shape[i] == 0)
-      return true;
-  return false;
-}
-
 /// Strides that are exactly the dense row-major ones (dimensions of size 1
 /// may have any stride).
 bool isDense(const dgemm_tensor &t) {
@@ -368,20 +387,6 @@ Status checkGroupedRows(const char *name, const dgemm_tensor &t) {
           std::string(name) + " has a stride of " +
           str(t.strides[i] * bytes) + " bytes in dimension " + str(i) +
           "; TMA needs a multiple of 16 bytes below 2^40");
-  return Status::success();
-}
-
-Status checkAnyAddress(const char *name, const dgemm_tensor &t,
-                       int64_t alignment) {
-  if (anyEmpty(t))
-    return Status::success();
-  if (!t.data)
-    return Status::invalidArgument(std::string(name) +
-                                   " has a NULL data pointer");
-  if (reinterpret_cast<uintptr_t>(t.data) % alignment != 0)
-    return Status::invalidArgument(std::string(name) +
-                                   " data address is not " + str(alignment) +
-                                   "-byte aligned");
   return Status::success();
 }
 
@@ -527,14 +532,12 @@ Status dgemm::runtime::validateGroupedFp8Bf16Nt(const GroupedOperands &ops,
     }
   }
 
-  // Addresses.
-  if ((s = checkAnyAddress("a", a, 16)).ok() &&
-      (s = checkAnyAddress("a_scale", sa, 16)).ok() &&
-      (s = checkAnyAddress("b", b, 16)).ok() &&
-      (s = checkAnyAddress("b_scale", sb, 16)).ok() &&
-      (s = checkAnyAddress(groupsName, groups, 4)).ok())
-    s = checkAnyAddress("d", d, 16);
-  if (!s.ok())
+  // Addresses (the group table is read as i32).
+  if (!(s = checkAddresses(
+            {{"a", &a}, {"a_scale", &sa}, {"b", &b}, {"b_scale", &sb}}))
+           .ok() ||
+      !(s = checkAddress(groupsName, groups, 4)).ok() ||
+      !(s = checkAddress("d", d)).ok())
     return s;
 
   shape.m = m;
@@ -620,11 +623,12 @@ Status dgemm::runtime::validateKGroupedFp8Fp32Nt(const GroupedOperands &ops,
     s = checkRowMajor("b_scale", sb);
   if (!s.ok())
     return s;
-  if ((s = checkAddress("a", a)).ok() &&
-      (s = checkAddress("a_scale", sa)).ok() &&
-      (s = checkAddress("b", b)).ok() && (s = checkAddress("b_scale", sb)).ok())
-    s = checkAddress("d", d);
-  if (!s.ok())
+  if (!(s = checkAddresses({{"a", &a},
+                            {"a_scale", &sa},
+                            {"b", &b},
+                            {"b_scale", &sb},
+                            {"d", &d}}))
+           .ok())
     return s;
   shape.m = m;
   shape.n = n;
@@ -651,5 +655,5 @@ Status dgemm::runtime::validateGemmBias(const dgemm_tensor *bias, int64_t n) {
         "bias must be contiguous (unit stride), got strides " +
         stridesText(*bias));
   // The kernel reads the bias as pairs of columns (8 bytes).
-  return checkAnyAddress("bias", *bias, 8);
+  return checkAddress("bias", *bias, 8);
 }

@@ -193,6 +193,17 @@ TEST(WgradBadInput, KGrouped) {
             "(stand-in driver)",
             {{"DGEMM_STANDIN_FAULTS", "alloc-fails"}},
             kGrouped([](KGrouped &) {}));
+  expectRow("dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt", "null",
+            "a's data pointer is NULL", DGEMM_ERROR_INVALID_ARGUMENT,
+            "a has a NULL data pointer", {},
+            kGrouped([](KGrouped &k) { k.a.data = nullptr; }));
+  expectRow("dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt", "misaligned",
+            "b at an address 8 bytes past 16-byte alignment",
+            DGEMM_ERROR_INVALID_ARGUMENT,
+            "b data address is not 16-byte aligned", {},
+            kGrouped([](KGrouped &k) {
+              k.b.data = reinterpret_cast<void *>(0x300008);
+            }));
   expectRow("dgemm_k_grouped_wgrad_gemm_fp8_fp32_nt", "shape", "a holds M * 512 values for sum(k_g) = 640",
             DGEMM_ERROR_INVALID_ARGUMENT,
             "a must hold M * sum(k_g) = 128000 values, got [102400]", {},
