@@ -40,6 +40,18 @@ template <typename Edit> Call masked(Edit edit) {
   };
 }
 
+/// The offsets form on the valid contiguous operands with offsets [3]
+/// (each group's end row), edited.
+template <typename Edit> Call offsets(Edit edit) {
+  Contiguous c;
+  c.idx = dense(0x500000, DGEMM_DTYPE_I32, {3});
+  edit(c.idx);
+  return [c](std::string &) {
+    return dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous_offsets(
+        &c.a, &c.sa, &c.b, &c.sb, &c.idx, &c.d, nullptr);
+  };
+}
+
 TEST(GroupedBadInput, Contiguous) {
   Outcome o = expectRow("dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous", "none",
                         "valid operands (G=3, M_sum=384, N=200, K=256)",
@@ -129,6 +141,18 @@ TEST(GroupedBadInput, ContiguousOffsets) {
               return dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous_offsets(
                   &c.a, &c.sa, &c.b, &c.sb, &c.idx, &c.d, nullptr);
             });
+  expectRow("dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous_offsets", "null",
+            "offsets' data pointer is NULL", DGEMM_ERROR_INVALID_ARGUMENT,
+            "offsets has a NULL data pointer", {},
+            offsets([](dgemm_tensor &t) { t.data = nullptr; }));
+  expectRow("dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous_offsets", "dtype",
+            "offsets is f32", DGEMM_ERROR_INVALID_ARGUMENT,
+            "offsets must be i32 (DGEMM_DTYPE_I32), got f32 (DGEMM_DTYPE_F32)",
+            {}, offsets([](dgemm_tensor &t) { t.dtype = DGEMM_DTYPE_F32; }));
+  expectRow("dgemm_m_grouped_gemm_fp8_bf16_nt_contiguous_offsets", "noncontig",
+            "offsets with stride 2", DGEMM_ERROR_INVALID_ARGUMENT,
+            "offsets must be contiguous (stride 1), got stride 2", {},
+            offsets([](dgemm_tensor &t) { t.strides[0] = 2; }));
 }
 
 TEST(GroupedBadInput, Masked) {
