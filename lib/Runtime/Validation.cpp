@@ -11,11 +11,9 @@
 #include "dgemm/Runtime/Validation.h"
 
 #include <cstring>
-#include <initializer_list>
 
 #include <limits>
 #include <string>
-#include <utility>
 
 using namespace dgemm::runtime;
 
@@ -120,15 +118,21 @@ Status checkAddress(const char *name, const dgemm_tensor &t,
   return Status::success();
 }
 
-/// The first of the operands, in order, whose address checkAddress refuses
-/// (16-byte alignment: TMA's).
-Status checkAddresses(
-    std::initializer_list<std::pair<const char *, const dgemm_tensor *>>
-        operands) {
-  for (auto [name, t] : operands)
-    if (Status s = checkAddress(name, *t); !s.ok())
-      return s;
-  return Status::success();
+/// The GEMM operands' addresses in order (a, a_scale, b, b_scale, the
+/// grouped GEMMs' group table, read as i32, then d): the first refused.
+Status checkOperandAddresses(const dgemm_tensor &a, const dgemm_tensor &sa,
+                             const dgemm_tensor &b, const dgemm_tensor &sb,
+                             const dgemm_tensor &d,
+                             const char *groupsName = nullptr,
+                             const dgemm_tensor *groups = nullptr) {
+  Status s;
+  if ((s = checkAddress("a", a)).ok() &&
+      (s = checkAddress("a_scale", sa)).ok() &&
+      (s = checkAddress("b", b)).ok() &&
+      (s = checkAddress("b_scale", sb)).ok() &&
+      (!groups || (s = checkAddress(groupsName, *groups, 4)).ok()))
+    s = checkAddress("d", d);
+  return s;
 }
 
 } // namespace
@@ -279,12 +283,7 @@ Status validateGemm(const GemmOperands &ops, bool wgrad, GemmShape &shape) {
                                    str(kBlocks) + ", 1), got strides " +
                                    stridesText(sb));
 
-  if (!(s = checkAddresses({{"a", &a},
-                            {"a_scale", &sa},
-                            {"b", &b},
-                            {"b_scale", &sb},
-                            {"d", &d}}))
-           .ok())
+  if (!(s = checkOperandAddresses(a, sa, b, sb, d)).ok())
     return s;
 
   shape.m = m;
@@ -532,12 +531,7 @@ Status dgemm::runtime::validateGroupedFp8Bf16Nt(const GroupedOperands &ops,
     }
   }
 
-  // Addresses (the group table is read as i32).
-  if (!(s = checkAddresses(
-            {{"a", &a}, {"a_scale", &sa}, {"b", &b}, {"b_scale", &sb}}))
-           .ok() ||
-      !(s = checkAddress(groupsName, groups, 4)).ok() ||
-      !(s = checkAddress("d", d)).ok())
+  if (!(s = checkOperandAddresses(a, sa, b, sb, d, groupsName, &groups)).ok())
     return s;
 
   shape.m = m;
@@ -623,12 +617,7 @@ Status dgemm::runtime::validateKGroupedFp8Fp32Nt(const GroupedOperands &ops,
     s = checkRowMajor("b_scale", sb);
   if (!s.ok())
     return s;
-  if (!(s = checkAddresses({{"a", &a},
-                            {"a_scale", &sa},
-                            {"b", &b},
-                            {"b_scale", &sb},
-                            {"d", &d}}))
-           .ok())
+  if (!(s = checkOperandAddresses(a, sa, b, sb, d)).ok())
     return s;
   shape.m = m;
   shape.n = n;
