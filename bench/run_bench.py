@@ -146,6 +146,8 @@ SANITIZE_SHAPES = [(130, 392, 640), (300, 2112, 1536), (1000, 4096, 384), (64, 2
 # other warpgroup may still read the first's (the race fixed in 18fd189,
 # docs/kernel.md "Structure").
 DEVICE = "cuda"      # where tensors are made (the CPU harness test sets "cpu")
+# The peers a shape record may time, in the order they are reported.
+PEERS = ("torch_blockwise", "cublas_per_tensor", "deepgemm")
 
 
 # ---------------------------------------------------------------------------
@@ -348,8 +350,11 @@ def format_table(records):
               for r in sel if _num(r, "tflops") and peer_tflops(r, "torch_blockwise")]
         rc = [_num(r, "tflops") / peer_tflops(r, "cublas_per_tensor")
               for r in sel if _num(r, "tflops") and peer_tflops(r, "cublas_per_tensor")]
-        return "%-22s %3d shapes  dgemm %s TFLOPS  vs torch blockwise %s  vs cuBLAS per-tensor %s" % (
-            label, len(sel), _fmt(geomean(t)), _fmt(geomean(rt), 2), _fmt(geomean(rc), 2))
+        rd = [_num(r, "tflops") / peer_tflops(r, "deepgemm")
+              for r in sel if _num(r, "tflops") and peer_tflops(r, "deepgemm")]
+        return "%-22s %3d shapes  dgemm %s TFLOPS  vs torch blockwise %s  vs cuBLAS per-tensor %s%s" % (
+            label, len(sel), _fmt(geomean(t)), _fmt(geomean(rt), 2), _fmt(geomean(rc), 2),
+            "  vs DeepGEMM %s (%d)" % (_fmt(geomean(rd), 2), len(rd)) if rd else "")
 
     csv_small = [r for r in shapes if r.get("source") == "csv" and r["m"] <= 128]
     csv_large = [r for r in shapes if r.get("source") == "csv" and r["m"] > 128]
@@ -744,6 +749,9 @@ def run_shape(torch, dgemm, shape, idx, args, timer, rec):
         except Exception as e:  # noqa: BLE001
             p["error"] = "%s: %s" % (type(e).__name__, str(e).strip().splitlines()[0][:300])
 
+        if getattr(args, "deepgemm", False):
+            add_deepgemm_peer(torch, dgemm, args, inp, ref, rms, m, n, fns, peers)
+
     # dgemm and its peers in turn, args.rounds times: a drift of the clocks
     # (the power cap after a heavy shape) hits them alike.
     times = timer.time_alternately(fns, rounds=args.rounds)
@@ -751,7 +759,7 @@ def run_shape(torch, dgemm, shape, idx, args, timer, rec):
     rec["us"], rec["us_min"], rec["us_max"] = tm["us"], tm["us_min"], tm["us_max"]
     rec["round_us"] = tm["round_us"]
     rec["tflops"], rec["gbps"] = tflops(m, n, k, tm["us"]), gbps(m, n, k, tm["us"])
-    for name in ("torch_blockwise", "cublas_per_tensor"):
+    for name in PEERS:
         if name in times:
             tm = times[name]
             peers[name].update(us=tm["us"], us_min=tm["us_min"], us_max=tm["us_max"],
@@ -764,13 +772,36 @@ def run_shape(torch, dgemm, shape, idx, args, timer, rec):
     host["dgemm_c"] = timer.host_us(dgemm.bind_gemm_fp8_fp8_bf16_nt(lhs, rhs, d, plain=True),
                                     calls)
     host["dgemm_c_bound"] = timer.host_us(dgemm.bind_gemm_fp8_fp8_bf16_nt(lhs, rhs, d), calls)
-    if "torch_blockwise" in fns:
-        host["torch_blockwise"] = timer.host_us(fns["torch_blockwise"], calls)
+    for name in ("torch_blockwise", "deepgemm"):
+        if name in fns:
+            host[name] = timer.host_us(fns[name], calls)
     rec["host_us"] = host
     # Every timed call wrote D again: the guards must still hold.
     chk["guard_ok_after_timing"] = out.guards_intact()
     chk["ok"] = rec["ok"] = bool(chk["ok"] and chk["guard_ok_after_timing"])
     rec["peers"] = peers
+
+
+def add_deepgemm_peer(torch, dgemm, args, inp, ref, rms, m, n, fns, peers):
+    """DeepGEMM's fp8_gemm_nt on the same operands into its own D, checked
+    like torch's output; its callable joins ``fns`` when it ran."""
+    import deepgemm_peer
+    p = peers["deepgemm"] = {}
+    dg = getattr(args, "deepgemm_module", None)
+    if dg is None:
+        p["error"] = "DeepGEMM not importable (see the meta record)"
+        return
+    try:
+        d_dg = torch.full((m, n), float("nan"), dtype=torch.bfloat16, device=DEVICE)
+        call = deepgemm_peer.normal(dg, inp["a"], inp["sfa_tma"], inp["b"], inp["sfb"], d_dg)
+        t0 = time.perf_counter()
+        call()
+        torch.cuda.synchronize()
+        p["first_call_ms"] = (time.perf_counter() - t0) * 1e3
+        p["check"] = check_output(torch, dgemm, d_dg, ref, rms)
+        fns["deepgemm"] = call
+    except Exception as e:  # noqa: BLE001 - recorded, like torch's refusals
+        p["error"] = "%s: %s" % (type(e).__name__, (str(e).strip().splitlines() or [""])[0][:300])
 
 
 def prepare_only(torch, dgemm, shape, idx, args, rec):
@@ -795,10 +826,11 @@ def progress_line(rec, total):
                                        short_config(rec.get("config")))
     if rec.get("us") is not None:
         s += "  dgemm %.1f us %.0f TFLOPS" % (rec["us"], rec["tflops"])
-    for name in ("torch_blockwise", "cublas_per_tensor"):
+    for name in PEERS:
         t = _num(rec, "peers", name, "tflops")
         if t is not None:
-            s += "  %s %.0f" % (name.split("_")[0], t)
+            s += "  %s %.0f%s" % (name.split("_")[0], t,
+                                  " (wrong)" if peer_failed(rec, name) else "")
     chk = rec.get("check")
     if chk:
         s += "  check %s (diff %.1e, tol use %.2f)" % ("ok" if chk["ok"] else "FAIL",
@@ -827,6 +859,9 @@ def main(argv=None):
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--host-calls", type=int, default=100)
     ap.add_argument("--no-peers", action="store_true")
+    ap.add_argument("--deepgemm", action="store_true",
+                    help="also time DeepGEMM (import deep_gemm; bench/deepgemm_peer.py) as a "
+                         "peer, checked like torch's output")
     ap.add_argument("--time-budget", type=float, default=0.0,
                     help="seconds; start no new shape after this (0: none)")
     ap.add_argument("--shape-timeout", type=float, default=0.0,
@@ -871,6 +906,12 @@ def main(argv=None):
         print("run_bench: no CUDA device visible to PyTorch", file=sys.stderr)
         return 2
     meta = device_meta(torch, dgemm, args)
+    if args.deepgemm:
+        import deepgemm_peer
+        args.deepgemm_module, why = deepgemm_peer.load()
+        meta["deepgemm"] = deepgemm_peer.describe(args.deepgemm_module) \
+            if args.deepgemm_module else dict(error=why)
+        print("run_bench: DeepGEMM %s" % meta["deepgemm"])
     emit(meta)
     print("run_bench: %s (%s SMs, driver %s), torch %s, CUDA %s, commit %s" % (
         meta["device"], meta["sms"], meta.get("driver", "?"), meta["torch"], meta["cuda"],
@@ -923,8 +964,10 @@ def main(argv=None):
     errors = [r["index"] for r in records if r.get("error")]
     skipped = [r["index"] for r in records if r.get("skipped")]
     peer_fail = [r["index"] for r in records if peer_failed(r, "torch_blockwise")]
+    dg_fail = [r["index"] for r in records if peer_failed(r, "deepgemm")]
     emit(dict(type="summary", shapes=len(records), failed=failed, errors=errors,
-              skipped=skipped, torch_check_failed=peer_fail, context_lost=context_lost,
+              skipped=skipped, torch_check_failed=peer_fail, deepgemm_check_failed=dg_fail,
+              context_lost=context_lost,
               wall_s=time.monotonic() - t_start))
     if out_f:
         out_f.close()

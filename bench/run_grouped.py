@@ -340,6 +340,40 @@ def same_work_lhs(torch, dgemm, case):
     return a, sa
 
 
+def add_deepgemm_peer(torch, case, args, fns, peers):
+    """DeepGEMM's call of the same layout on the case's operands into a D of
+    its own, checked with the case's own check (valid rows against the
+    reference; rows it must leave alone counted, not failed: DeepGEMM does
+    not promise to leave them). Its callable joins ``fns`` when it ran."""
+    import deepgemm_peer
+    p = peers["deepgemm"] = {}
+    dg = getattr(args, "deepgemm_module", None)
+    if dg is None:
+        p["error"] = "DeepGEMM not importable (see the meta record)"
+        return
+    ours = case.d
+    try:
+        case.d = torch.full_like(ours, float("nan"))
+        if case.layout == "contiguous":
+            call = deepgemm_peer.contiguous(dg, case.a, case.sa_tma, case.b, case.sb, case.d,
+                                            case.m_indices)
+        else:
+            call = deepgemm_peer.masked(dg, case.a, case.sa_tma, case.b, case.sb, case.d,
+                                        case.masked_m, case.expected_m)
+        call()
+        torch.cuda.synchronize()
+        chk = case.verify()
+        p["check"] = dict(ok=bool(chk["bad"] == 0 and chk["nan_left"] == 0
+                                  and chk["calc_diff"] <= RB.CALC_DIFF_MAX),
+                          bad=chk["bad"], calc_diff=chk["calc_diff"],
+                          untouched_written=chk.get("untouched_written"))
+        fns["deepgemm"] = call
+    except Exception as e:  # noqa: BLE001 - recorded
+        p["error"] = "%s: %s" % (type(e).__name__, (str(e).strip().splitlines() or [""])[0][:300])
+    finally:
+        case.d = ours
+
+
 def time_case(torch, dgemm, case, timer, args):
     """The grouped call and its peers (the normal GEMM on the same total
     work, cuBLAS per-tensor on it, torch blockwise once per group), each
@@ -385,13 +419,15 @@ def time_case(torch, dgemm, case, timer, args):
         except Exception as e:  # noqa: BLE001
             peers["torch_blockwise_loop"] = dict(
                 error="%s: %s" % (type(e).__name__, str(e).strip().splitlines()[0][:300]))
+        if getattr(args, "deepgemm", False):
+            add_deepgemm_peer(torch, case, args, fns, peers)
     times = timer.time_alternately(fns, rounds=args.rounds)
     tm = times.pop("dgemm")
     rec.update(us=tm["us"], us_min=tm["us_min"], us_max=tm["us_max"], round_us=tm["round_us"],
                tflops=RB.tflops(total, case.n, case.k, tm["us"]))
     for name, t in times.items():
-        peers[name] = dict(us=t["us"], round_us=t["round_us"],
-                           tflops=RB.tflops(total, case.n, case.k, t["us"]))
+        peers.setdefault(name, {}).update(us=t["us"], round_us=t["round_us"],
+                                          tflops=RB.tflops(total, case.n, case.k, t["us"]))
     if not args.no_peers and total:
         rec["peers"] = peers
     return rec
@@ -408,6 +444,9 @@ def main(argv=None):
                     help="the grouped call and its peers timed in turn this many times")
     ap.add_argument("--no-peers", action="store_true")
     ap.add_argument("--no-csv", action="store_true")
+    ap.add_argument("--deepgemm", action="store_true",
+                    help="also time DeepGEMM's grouped call on the same case "
+                         "(bench/deepgemm_peer.py), its valid rows checked")
     ap.add_argument("--sanitize", action="store_true",
                     help="small cases, one call each, no timing (for compute-sanitizer)")
     ap.add_argument("--time-budget", type=float, default=0.0)
@@ -425,6 +464,12 @@ def main(argv=None):
 
     meta = RB.device_meta(torch, dgemm, args)
     meta["bench"] = "grouped"
+    if args.deepgemm:
+        import deepgemm_peer
+        args.deepgemm_module, why = deepgemm_peer.load()
+        meta["deepgemm"] = deepgemm_peer.describe(args.deepgemm_module) \
+            if args.deepgemm_module else dict(error=why)
+        print("run_grouped: DeepGEMM %s" % meta["deepgemm"])
     emit(meta)
     cases = []
     if args.sanitize:
@@ -494,7 +539,10 @@ def main(argv=None):
             "normal %.0f" % peers["normal_same_work"]["tflops"]
             if "tflops" in peers.get("normal_same_work", {}) else "",
             "torch-loop %.0f" % peers["torch_blockwise_loop"]["tflops"]
-            if "tflops" in peers.get("torch_blockwise_loop", {}) else ""), flush=True)
+            if "tflops" in peers.get("torch_blockwise_loop", {}) else "") + (
+            " deepgemm %.0f%s" % (peers["deepgemm"]["tflops"],
+                                  "" if peers["deepgemm"].get("check", {}).get("ok") else " (wrong)")
+            if "tflops" in peers.get("deepgemm", {}) else ""), flush=True)
         torch.cuda.empty_cache()
     emit(dict(type="summary", cases=len(cases), failed=failed))
     if out:

@@ -59,7 +59,9 @@
 # four sanitizers on the normal kernels, to finish an earlier run's others),
 # COMPILE_TIMES (1; 0 skips compile_times.py), COMPILE_TIMES_ARGS
 # ("--limit 8": the first 8 distinct kernels of shapes.csv),
-# BENCH_ARGS (extra run_bench.py arguments), DGEMM_COMMIT (the commit to
+# BENCH_ARGS (extra run_bench.py arguments), GROUPED_ARGS (extra
+# run_grouped.py arguments; scripts/device-deepgemm.sh passes --deepgemm in
+# both), DGEMM_COMMIT (the commit to
 # record; the GPU machine gets no .git, so also read from .bundle/COMMIT),
 # RACECHECK_FILTER (default "--kernel-name kns=dgemm": racecheck only our
 # kernels; set empty to check every kernel).
@@ -77,6 +79,7 @@ BENCH=${BENCH:-1}
 TESTS=${TESTS:-1}
 BUDGET_S=${BUDGET_S:-510}
 BENCH_ARGS=${BENCH_ARGS:-}
+GROUPED_ARGS=${GROUPED_ARGS:-}
 COMPILE_TIMES=${COMPILE_TIMES:-1}
 COMPILE_TIMES_ARGS=${COMPILE_TIMES_ARGS---limit 8}
 RACECHECK_FILTER=${RACECHECK_FILTER---kernel-name kns=dgemm}
@@ -208,9 +211,10 @@ torch.cuda.get_device_capability(0))' || true
     fi
     if [ "$GROUPED" = 1 ] && [ "$GROUPED_BENCH" = 1 ]; then
       banner "m-grouped benchmark (time budget ${GROUPED_BUDGET_S}s)"
+      # shellcheck disable=SC2086
       timeout -k 15 $((GROUPED_BUDGET_S + 60)) python3 bench/run_grouped.py \
         --out "$OUT/grouped.jsonl" --random "$GROUPED_RANDOM" \
-        --time-budget "$GROUPED_BUDGET_S" 2>&1
+        --time-budget "$GROUPED_BUDGET_S" $GROUPED_ARGS 2>&1
       step "grouped benchmark + checks" $?
     fi
     local left budget

@@ -609,6 +609,10 @@ def main(argv=None):
         text = text.rstrip("\n") + "\n\n" + grouped_results.render(
             read_jsonl(args.grouped), args.grouped.name, (deepgemm or {}).get("rows"),
             records)
+    grouped_records = read_jsonl(args.grouped) if args.grouped and args.grouped.is_file() else []
+    import deepgemm_results
+    if deepgemm_results.has_deepgemm(records) or deepgemm_results.has_deepgemm(grouped_records):
+        text = text.rstrip("\n") + "\n\n" + deepgemm_results.render(records, grouped_records)
     if args.wgrad and args.wgrad.is_file():
         import wgrad_results
         text = text.rstrip("\n") + "\n\n" + wgrad_results.render(

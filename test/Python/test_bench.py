@@ -446,6 +446,49 @@ class HarnessOnCpu(unittest.TestCase):
         text = json.dumps(rb.clean(rec), allow_nan=False)
         self.assertIn("ok", rb.format_table([json.loads(text)]))
 
+    def test_deepgemm_peer(self):
+        """--deepgemm: DeepGEMM's fp8_gemm_nt gets the TMA-layout A scales
+        and no UE8M0 cast, its output is checked, and it is timed in turn;
+        a wrong output is marked, and a missing module is an error."""
+        seen = {}
+
+        class FakeDeepGemm:
+            def __init__(self, corrupt=None):
+                self.corrupt = corrupt
+
+            def fp8_gemm_nt(self, lhs, rhs, d, disable_ue8m0_cast=False):
+                seen["no_cast"] = disable_ue8m0_cast
+                seen["sfa_stride"] = lhs[1].stride()
+                _FakeDgemm(self.corrupt).gemm_fp8_fp8_bf16_nt(lhs, rhs, d)
+
+        def run(module):
+            args = self.args()
+            args.deepgemm, args.deepgemm_module = True, module
+            with _Shims():
+                timer = rb.Timer(torch, iters=3, warmup=1, flush_bytes=1 << 16)
+                rec = dict(type="shape", index=0, source="csv", layout="normal", m=130, n=264,
+                           k=512)
+                rb.run_shape(torch, _FakeDgemm(), dict(m=130, n=264, k=512), 0, args, timer,
+                             rec)
+            return rec
+
+        rec = run(FakeDeepGemm())
+        p = rec["peers"]["deepgemm"]
+        self.assertTrue(p["check"]["ok"], p["check"])
+        self.assertEqual(len(p["round_us"]), 2)
+        self.assertGreater(p["tflops"], 0)
+        self.assertIn("deepgemm", rec["host_us"])
+        self.assertTrue(seen["no_cast"])
+        self.assertEqual(seen["sfa_stride"], (1, 132))   # MN-major, M aligned to 4
+        self.assertIn("vs DeepGEMM", rb.format_table([rec]))
+        rec = run(FakeDeepGemm(lambda d: d[3].fill_(7.0)))
+        self.assertFalse(rec["peers"]["deepgemm"]["check"]["ok"])
+        self.assertTrue(rec["ok"])   # a wrong peer does not fail dgemm's check
+        self.assertTrue(rb.peer_failed(rec, "deepgemm"))
+        self.assertNotIn("vs DeepGEMM", rb.format_table([rec]))
+        rec = run(None)
+        self.assertIn("not importable", rec["peers"]["deepgemm"]["error"])
+
     def test_stray_write_is_caught(self):
         def past_the_end(d):
             try:  # only the guarded output has room past its end
