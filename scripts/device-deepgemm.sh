@@ -43,6 +43,8 @@ echo "CUDA_HOME=$CUDA_HOME ($("$CUDA_HOME/bin/nvcc" --version | tail -1))"
 (
   cd /tmp/dg/DeepGEMM &&
     MAX_JOBS=16 timeout -k 10 "${DG_BUILD_S:-300}" python3 - <<'PY'
+import os
+
 import torch
 from setuptools import setup
 from torch.utils.cpp_extension import CUDA_HOME, BuildExtension, CUDAExtension
@@ -51,8 +53,10 @@ flags = ["-std=c++17", "-O3", "-fPIC", "-Wno-psabi", "-Wno-deprecated-declaratio
          "-D_GLIBCXX_USE_CXX11_ABI=%d" % int(torch.compiled_with_cxx11_abi())]
 ext = CUDAExtension(
     name="deep_gemm._C", sources=["csrc/python_api.cpp"],
-    include_dirs=[CUDA_HOME + "/include", CUDA_HOME + "/include/cccl", "deep_gemm/include",
-                  "third-party/cutlass/include", "third-party/fmt/include"],
+    # Absolute: torch's ninja build runs in its own folder.
+    include_dirs=[CUDA_HOME + "/include", CUDA_HOME + "/include/cccl"] + [
+        os.path.abspath(d) for d in ("deep_gemm/include", "third-party/cutlass/include",
+                                     "third-party/fmt/include")],
     libraries=["cudart", "nvrtc"], library_dirs=[CUDA_HOME + "/lib64"],
     extra_compile_args=flags)
 setup(name="deep_gemm", ext_modules=[ext], cmdclass={"build_ext": BuildExtension},
