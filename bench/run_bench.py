@@ -900,6 +900,12 @@ def main(argv=None):
                 os.fsync(out_f.fileno())
 
     import torch
+    # DeepGEMM is imported before torch starts CUDA: in the first run, which
+    # imported it after, the process died at its first dgemm call (H100,
+    # 2026-12-06; bench/README.md, "DeepGEMM in the same run").
+    if args.deepgemm:
+        import deepgemm_peer
+        args.deepgemm_module, deepgemm_why = deepgemm_peer.load()
     dgemm = import_dgemm()
     torch.backends.cuda.matmul.allow_tf32 = False
     if not torch.cuda.is_available():
@@ -907,10 +913,8 @@ def main(argv=None):
         return 2
     meta = device_meta(torch, dgemm, args)
     if args.deepgemm:
-        import deepgemm_peer
-        args.deepgemm_module, why = deepgemm_peer.load()
         meta["deepgemm"] = deepgemm_peer.describe(args.deepgemm_module) \
-            if args.deepgemm_module else dict(error=why)
+            if args.deepgemm_module else dict(error=deepgemm_why)
         print("run_bench: DeepGEMM %s" % meta["deepgemm"])
     emit(meta)
     print("run_bench: %s (%s SMs, driver %s), torch %s, CUDA %s, commit %s" % (

@@ -453,6 +453,12 @@ def main(argv=None):
     args = ap.parse_args(argv)
 
     import torch
+    # DeepGEMM is imported before torch starts CUDA: in the first run, which
+    # imported it after, the process died at its first dgemm call (H100,
+    # 2026-12-06; bench/README.md, "DeepGEMM in the same run").
+    if args.deepgemm:
+        import deepgemm_peer
+        args.deepgemm_module, deepgemm_why = deepgemm_peer.load()
     dgemm = RB.import_dgemm()
     out = open(args.out, "w") if args.out else None
 
@@ -465,10 +471,8 @@ def main(argv=None):
     meta = RB.device_meta(torch, dgemm, args)
     meta["bench"] = "grouped"
     if args.deepgemm:
-        import deepgemm_peer
-        args.deepgemm_module, why = deepgemm_peer.load()
         meta["deepgemm"] = deepgemm_peer.describe(args.deepgemm_module) \
-            if args.deepgemm_module else dict(error=why)
+            if args.deepgemm_module else dict(error=deepgemm_why)
         print("run_grouped: DeepGEMM %s" % meta["deepgemm"])
     emit(meta)
     cases = []
