@@ -658,7 +658,8 @@ def device_meta(torch, dgemm, args):
         cuda=torch.version.cuda,
         python=platform.python_version(),
         host=platform.node(),
-        args={k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+        args={k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()
+              if k != "deepgemm_module"},
         tolerance=dict(rtol=RTOL, atol_rms=ATOL_RMS, calc_diff_max=CALC_DIFF_MAX,
                        scale_exponents="row/N-block part in +-%d plus K-block part in +-%d"
                        % (ROW_SPREAD, BLOCK_SPREAD)),
