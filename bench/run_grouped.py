@@ -453,9 +453,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
 
     import torch
-    # DeepGEMM is imported before torch starts CUDA: in the first run, which
-    # imported it after, the process died at its first dgemm call (H100,
-    # 2026-12-06; bench/README.md, "DeepGEMM in the same run").
+    # DeepGEMM first: whether it loads is known before anything is timed.
     if args.deepgemm:
         import deepgemm_peer
         args.deepgemm_module, deepgemm_why = deepgemm_peer.load()

@@ -5,10 +5,23 @@ dgemm, same operands, same timer) as a Markdown section: per shape dgemm's
 and DeepGEMM's TFLOPS, their ratio and DeepGEMM's own check, then geometric
 means per group of shapes. A DeepGEMM result that failed its check is shown
 as "wrong" and left out of the ratios. Used by scripts/gen_results.py,
-which appends the section when any record has a DeepGEMM peer; pure
-functions, no torch.
+which appends the section when any record has a DeepGEMM peer, or from
+the runs named by ``--deepgemm-runs`` (run_bench.py outputs of their own,
+such as a run of some shapes only); pure functions, no torch.
 """
+import csv
+from pathlib import Path
+
 from grouped_results import _f, _geomean, _t
+
+SHAPES_CSV = Path(__file__).resolve().parents[1] / "bench" / "shapes.csv"
+
+
+def reference_shapes(path=SHAPES_CSV):
+    """(m, n, k) of the normal rows of bench/shapes.csv: those shapes are
+    grouped as the reference set whatever their record's source says."""
+    rows = csv.DictReader(l for l in open(path) if not l.startswith("#"))
+    return {(int(r["m"]), int(r["n"]), int(r["k"])) for r in rows if r["layout"] == "normal"}
 
 
 def _peer(rec):
@@ -42,7 +55,10 @@ def _version(records):
     return dg.get("version") or dg.get("error") or "?"
 
 
-def render(bench_records, grouped_records=None):
+def render(bench_records, grouped_records=None, sources=None, reference=None):
+    """sources: the names of the files the records came from, for the text;
+    reference: reference_shapes() (read from shapes.csv if None)."""
+    reference = reference_shapes() if reference is None else reference
     shapes = [r for r in bench_records or [] if r.get("type") == "shape"
               and _peer(r) is not None]
     grouped = [r for r in grouped_records or [] if r.get("type") == "grouped"
@@ -57,6 +73,8 @@ def render(bench_records, grouped_records=None):
            "failed the check dgemm's passes (left out of the ratios)." % (
                _version(bench_records or grouped_records), meta.get("device", "?"),
                meta.get("commit", "?")), ""]
+    if sources:
+        out[-2] += " Records: %s." % ", ".join("`%s`" % x for x in sources)
     if shapes:
         out += ["| M | N | K | dgemm TFLOPS | DeepGEMM TFLOPS | ratio |",
                 "|--:|--:|--:|--:|--:|--:|"]
@@ -73,11 +91,11 @@ def render(bench_records, grouped_records=None):
                 "equal" if r["kind"] == "equal" else "x U(0.7,1.3)", _f(_t(r, "tflops")),
                 _dg(r)[1], _f(_ratio(r), 2)))
         out.append("")
-    groups = [("shapes.csv, M <= 128", [r for r in shapes if r.get("source") == "csv"
-                                        and r["m"] <= 128]),
-              ("shapes.csv, M > 128", [r for r in shapes if r.get("source") == "csv"
-                                       and r["m"] > 128]),
-              ("other shapes", [r for r in shapes if r.get("source") != "csv"])]
+    ref = lambda r: (r["m"], r["n"], r["k"]) in reference  # noqa: E731
+    groups = [("shapes.csv, M <= 128", [r for r in shapes if ref(r) and r["m"] <= 128]),
+              ("shapes.csv, M > 128", [r for r in shapes if ref(r) and r["m"] > 128]),
+              ("shapes.csv, all", [r for r in shapes if ref(r)]),
+              ("other shapes", [r for r in shapes if not ref(r)])]
     for layout in ("contiguous", "masked"):
         for kind, label in (("equal", "equal sizes"), ("drawn", "drawn sizes")):
             groups.append(("%s, %s" % (layout, label),

@@ -1,5 +1,8 @@
+#!/usr/bin/env bash
 # Builds DeepGEMM and calls its fp8_gemm_nt once as run_bench.py does, in
 # fresh processes (faulthandler; a cuda-gdb backtrace where it crashes).
+# It found the crash in DeepGEMM's std::regex that device-deepgemm.sh now
+# avoids by preloading the system libstdc++ (2026-12-06, H100).
 set -u
 OUT=${OUT:-/tmp/o}; mkdir -p $OUT; export OUT
 BENCH=0 TESTS=0 bash scripts/device-deepgemm.sh > $OUT/deepgemm-setup.log 2>&1; echo "build rc=$?"

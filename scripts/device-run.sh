@@ -151,9 +151,7 @@ run_steps() {
   export CUDA_CACHE_PATH=/tmp/nv-compute-cache
   export PYTHONUNBUFFERED=1
   export PATH="/tmp/dgemm/dgemm/bin:$PATH:/usr/local/cuda/bin"
-  # KEEP_CACHE=1 keeps a cache an earlier process filled (device-diag-import.sh).
-  [ "${KEEP_CACHE:-0}" = 1 ] ||
-    rm -rf "$DGEMM_CACHE_DIR" "$CUDA_CACHE_PATH" /tmp/dgemm-cache-tests /tmp/nv-compute-cache-tests
+  rm -rf "$DGEMM_CACHE_DIR" "$CUDA_CACHE_PATH" /tmp/dgemm-cache-tests /tmp/nv-compute-cache-tests
   if [ -z "${DGEMM_COMMIT:-}" ] && [ -f .bundle/COMMIT ]; then
     DGEMM_COMMIT=$(cat .bundle/COMMIT)
   fi

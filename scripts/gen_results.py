@@ -588,6 +588,10 @@ def main(argv=None):
                     help="JSON lines of bench/run_wgrad.py: appends the weight-gradient section")
     ap.add_argument("--bias", type=Path,
                     help="JSON lines of bench/run_bias.py: appends the epilogue-fusion section")
+    ap.add_argument("--deepgemm-runs", type=Path, nargs="+", default=None,
+                    help="run_bench.py outputs with DeepGEMM timed in them (--deepgemm), "
+                         "rendered as the 'DeepGEMM in the same run' section instead of the "
+                         "main records' DeepGEMM peer")
     ap.add_argument("--svg", type=Path, default=None,
                     help="bar chart of TFLOPS per shapes.csv shape (default: tflops.svg beside "
                          "--out; '' for none)")
@@ -611,7 +615,11 @@ def main(argv=None):
             records)
     grouped_records = read_jsonl(args.grouped) if args.grouped and args.grouped.is_file() else []
     import deepgemm_results
-    if deepgemm_results.has_deepgemm(records) or deepgemm_results.has_deepgemm(grouped_records):
+    if args.deepgemm_runs:
+        runs = [r for path in args.deepgemm_runs for r in read_jsonl(path)]
+        text = text.rstrip("\n") + "\n\n" + deepgemm_results.render(
+            runs, sources=[p.name for p in args.deepgemm_runs])
+    elif deepgemm_results.has_deepgemm(records) or deepgemm_results.has_deepgemm(grouped_records):
         text = text.rstrip("\n") + "\n\n" + deepgemm_results.render(records, grouped_records)
     if args.wgrad and args.wgrad.is_file():
         import wgrad_results

@@ -57,6 +57,29 @@ class DeepGemmResults(unittest.TestCase):
         self.assertIn("- other shapes: dgemm / DeepGEMM geomean - over 0 of 1 shapes", text)
         self.assertIn("- masked, equal sizes: dgemm / DeepGEMM geomean 1.25 over 1 of 1", text)
 
+    def test_reference_shapes_by_shape_not_source(self):
+        recs = bench_records()
+        recs[3]["source"] = "arg"   # 4096x4096x7168 given with --shapes
+        text = deepgemm_results.render(recs, reference={(4096, 4096, 7168)})
+        self.assertIn("- shapes.csv, M > 128: dgemm / DeepGEMM geomean 1.30 over 1 of 1", text)
+        self.assertIn("- other shapes: dgemm / DeepGEMM geomean 1.25 over 1 of 3 shapes "
+                      "(2 DeepGEMM wrong or failed)", text)
+        self.assertIn((64, 2112, 7168), deepgemm_results.reference_shapes())
+
+    def test_gen_results_deepgemm_runs(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            main, run, out = (Path(tmp) / x for x in ("b.jsonl", "dg.jsonl", "R.md"))
+            main.write_text("".join(json.dumps(r) + "\n" for r in [
+                dict(type="meta", commit="abc1234"),
+                dict(type="shape", index=0, source="csv", layout="normal", m=64, n=2112,
+                     k=7168, us=10.0, tflops=150.0, ok=True, check=dict(ok=True))]))
+            run.write_text("".join(json.dumps(r) + "\n" for r in bench_records()))
+            self.assertEqual(gen_results.main([str(main), "--out", str(out), "--svg", "",
+                                               "--deepgemm-runs", str(run)]), 0)
+            text = out.read_text()
+            self.assertIn("Records: `dg.jsonl`.", text)
+            self.assertIn("| 4096 | 4096 | 7168 | 1300 | 1000 | 1.30 |", text)
+
     def test_version_error(self):
         recs = bench_records()
         recs[0]["deepgemm"] = dict(error="ModuleNotFoundError: No module named 'deep_gemm'")
