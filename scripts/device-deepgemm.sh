@@ -67,17 +67,8 @@ rc=$?
 echo "DeepGEMM build: exit $rc after $(($(date +%s) - t0)) s (log: deepgemm-build.log)"
 tail -5 "$OUT/deepgemm-build.log"
 [ $rc -eq 0 ] || exit 3
-export PYTHONPATH=/tmp/dg/DeepGEMM${PYTHONPATH:+:$PYTHONPATH}
-# The extension built here shows no libstdc++ in ldd, and its first call
-# died in std::regex (the locale's collate facet) on the H100 machine;
-# with the system libstdc++ preloaded it ran (2026-12-06, bench/README.md).
-for lib in /lib/x86_64-linux-gnu/libstdc++.so.6 /usr/lib64/libstdc++.so.6; do
-  if [ -f "$lib" ]; then
-    export LD_PRELOAD=$lib${LD_PRELOAD:+:$LD_PRELOAD}
-    break
-  fi
-done
-export DG_JIT_CACHE_DIR=/tmp/dg-jit-cache
+# shellcheck source=deepgemm-env.sh
+source scripts/deepgemm-env.sh
 python3 -c 'import deep_gemm; print("deep_gemm", deep_gemm.__version__, deep_gemm.__file__)' ||
   exit 3
 
