@@ -489,6 +489,71 @@ class HarnessOnCpu(unittest.TestCase):
         rec = run(None)
         self.assertIn("not importable", rec["peers"]["deepgemm"]["error"])
 
+    def test_grouped_deepgemm_peer(self):
+        """run_grouped.py --deepgemm: DeepGEMM's grouped calls get the case's
+        operands (TMA-layout A scales, no UE8M0 cast, contiguous alignment
+        128) and their own NaN-poisoned D, checked on the valid rows; rows
+        past masked_m it writes are counted, not failed; a wrong row fails
+        the peer's check; dgemm's D is left as it was."""
+        import argparse
+        import run_grouped as rg
+        seen = {}
+
+        def product(a, sa, b, sb):
+            A = dgemm.per_token_cast_back(a, sa)
+            return (A @ dgemm.per_block_cast_back(b, sb).t()).to(torch.bfloat16)
+
+        class FakeDeepGemm:
+            def __init__(self, corrupt=None):
+                self.corrupt = corrupt
+
+            def set_mk_alignment_for_contiguous_layout(self, alignment):
+                seen["alignment"] = alignment
+
+            def m_grouped_fp8_gemm_nt_masked(self, lhs, rhs, d, masked_m, expected_m,
+                                             disable_ue8m0_cast=False):
+                (a, sa), (b, sb) = lhs, rhs
+                seen["no_cast"], seen["expected_m"] = disable_ue8m0_cast, expected_m
+                for g in range(a.shape[0]):
+                    d[g] = product(a[g], sa[g], b[g], sb[g])   # every row, past masked_m too
+                if self.corrupt:
+                    self.corrupt(d)
+
+            def m_grouped_fp8_gemm_nt_contiguous(self, lhs, rhs, d, m_indices,
+                                                 disable_ue8m0_cast=False):
+                (a, sa), (b, sb) = lhs, rhs
+                for g in range(b.shape[0]):
+                    rows = (m_indices == g).nonzero().flatten()
+                    if rows.numel():
+                        d[rows] = product(a[rows], sa[rows], b[g], sb[g])
+                if self.corrupt:
+                    self.corrupt(d)
+
+        def run(layout, module):
+            shape = dict(layout=layout, groups=3, m=8, n=256, k=256)
+            with _Shims():
+                case = rg.Case(torch, dgemm, shape, [5, 0, 9], seed=3)
+                ours = case.d
+                fns, peers = {}, {}
+                args = argparse.Namespace(deepgemm=True, deepgemm_module=module)
+                rg.add_deepgemm_peer(torch, case, args, fns, peers)
+            self.assertIs(case.d, ours)
+            return fns, peers["deepgemm"]
+
+        for layout in ("masked", "contiguous"):
+            fns, p = run(layout, FakeDeepGemm())
+            self.assertTrue(p["check"]["ok"], (layout, p))
+            self.assertIn("deepgemm", fns)
+            self.assertTrue(seen["no_cast"])
+        self.assertEqual(seen["alignment"], 128)
+        self.assertEqual(seen["expected_m"], 8)
+        _, p = run("masked", FakeDeepGemm())
+        self.assertGreater(p["check"]["untouched_written"], 0)   # counted, not failed
+        _, p = run("masked", FakeDeepGemm(lambda d: d[2, 4].fill_(3.0)))
+        self.assertFalse(p["check"]["ok"])
+        _, p = run("contiguous", None)
+        self.assertIn("not importable", p["error"])
+
     def test_stray_write_is_caught(self):
         def past_the_end(d):
             try:  # only the guarded output has room past its end
