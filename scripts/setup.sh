@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Installs what dgemm needs on Debian 12 (bookworm): LLVM/MLIR 22, clang-22
 # with its sanitizer runtimes,
-# lld, ninja, GoogleTest, zstd/zlib (static LLVM link), Python 3 with numpy.
+# lld, ninja, GoogleTest, zstd/zlib (static LLVM link), Python 3 with numpy
+# and Debian's CPU PyTorch (1.13: the benchmark harness's tests run on the
+# CPU with it, with stand-ins for CUDA; the GPU machine has its own).
 # Idempotent: installs only what is missing. Needs root (or sudo).
 set -euo pipefail
 
 packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
           lld-22 libclang-rt-22-dev ninja-build cmake libzstd-dev zlib1g-dev
           libgtest-dev
-          python3 python3-numpy xz-utils binutils)
+          python3 python3-numpy python3-torch xz-utils binutils)
 
 missing=()
 for p in "${packages[@]}"; do
