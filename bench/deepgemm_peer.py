@@ -18,8 +18,8 @@ def load():
     try:
         import deep_gemm
     except Exception as e:  # noqa: BLE001 - reported in the record
-        first = (str(e).strip().splitlines() or [""])[0][:300]
-        return None, "%s: %s" % (type(e).__name__, first)
+        from run_bench import error_text
+        return None, error_text(e)
     return deep_gemm, None
 
 

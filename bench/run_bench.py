@@ -150,6 +150,12 @@ DEVICE = "cuda"      # where tensors are made (the CPU harness test sets "cpu")
 PEERS = ("torch_blockwise", "cublas_per_tensor", "deepgemm")
 
 
+def error_text(e):
+    """An exception as a record's "error": its type and the first line of
+    its message (300 characters at most; an empty message stays empty)."""
+    return "%s: %s" % (type(e).__name__, (str(e).strip().splitlines() or [""])[0][:300])
+
+
 # ---------------------------------------------------------------------------
 # Pure helpers (no torch): shapes, units, config text, the table.
 # ---------------------------------------------------------------------------
@@ -737,7 +743,7 @@ def run_shape(torch, dgemm, shape, idx, args, timer, rec):
             del y
             fns["torch_blockwise"] = blockwise
         except Exception as e:  # noqa: BLE001 - recorded; unsupported shapes are expected
-            p["error"] = "%s: %s" % (type(e).__name__, str(e).strip().splitlines()[0][:300])
+            p["error"] = error_text(e)
 
         one = torch.ones((), dtype=torch.float32, device=DEVICE)
         per_tensor = lambda: torch._scaled_mm(a, bt, scale_a=one, scale_b=one,  # noqa: E731
@@ -748,7 +754,7 @@ def run_shape(torch, dgemm, shape, idx, args, timer, rec):
             torch.cuda.synchronize()
             fns["cublas_per_tensor"] = per_tensor
         except Exception as e:  # noqa: BLE001
-            p["error"] = "%s: %s" % (type(e).__name__, str(e).strip().splitlines()[0][:300])
+            p["error"] = error_text(e)
 
         if getattr(args, "deepgemm", False):
             add_deepgemm_peer(torch, dgemm, args, inp, ref, rms, m, n, fns, peers)
@@ -802,7 +808,7 @@ def add_deepgemm_peer(torch, dgemm, args, inp, ref, rms, m, n, fns, peers):
         p["check"] = check_output(torch, dgemm, d_dg, ref, rms)
         fns["deepgemm"] = call
     except Exception as e:  # noqa: BLE001 - recorded, like torch's refusals
-        p["error"] = "%s: %s" % (type(e).__name__, (str(e).strip().splitlines() or [""])[0][:300])
+        p["error"] = error_text(e)
 
 
 def prepare_only(torch, dgemm, shape, idx, args, rec):

@@ -366,10 +366,10 @@ def add_deepgemm_peer(torch, case, args, fns, peers):
         p["check"] = dict(ok=bool(chk["bad"] == 0 and chk["nan_left"] == 0
                                   and chk["calc_diff"] <= RB.CALC_DIFF_MAX),
                           bad=chk["bad"], calc_diff=chk["calc_diff"],
-                          untouched_written=chk.get("untouched_written"))
+                          untouched_written=chk["untouched_written"])
         fns["deepgemm"] = call
     except Exception as e:  # noqa: BLE001 - recorded
-        p["error"] = "%s: %s" % (type(e).__name__, (str(e).strip().splitlines() or [""])[0][:300])
+        p["error"] = RB.error_text(e)
     finally:
         case.d = ours
 
@@ -417,8 +417,7 @@ def time_case(torch, dgemm, case, timer, args):
             torch.cuda.synchronize()
             fns["torch_blockwise_loop"] = loop
         except Exception as e:  # noqa: BLE001
-            peers["torch_blockwise_loop"] = dict(
-                error="%s: %s" % (type(e).__name__, str(e).strip().splitlines()[0][:300]))
+            peers["torch_blockwise_loop"] = dict(error=RB.error_text(e))
         if getattr(args, "deepgemm", False):
             add_deepgemm_peer(torch, case, args, fns, peers)
     times = timer.time_alternately(fns, rounds=args.rounds)

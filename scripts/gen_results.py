@@ -608,12 +608,11 @@ def main(argv=None):
             return 2
         deepgemm = read_deepgemm(args.deepgemm)
     text = render(records, args.jsonl.name, args.commit, warm, deepgemm)
+    grouped_records = read_jsonl(args.grouped) if args.grouped and args.grouped.is_file() else []
     if args.grouped and args.grouped.is_file():
         import grouped_results
         text = text.rstrip("\n") + "\n\n" + grouped_results.render(
-            read_jsonl(args.grouped), args.grouped.name, (deepgemm or {}).get("rows"),
-            records)
-    grouped_records = read_jsonl(args.grouped) if args.grouped and args.grouped.is_file() else []
+            grouped_records, args.grouped.name, (deepgemm or {}).get("rows"), records)
     import deepgemm_results
     if args.deepgemm_runs:
         runs = [r for path in args.deepgemm_runs for r in read_jsonl(path)]
