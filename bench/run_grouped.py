@@ -374,6 +374,30 @@ def add_deepgemm_peer(torch, case, args, fns, peers):
         case.d = ours
 
 
+def add_deepgemm_same_work(torch, dgemm, args, same, fns, peers):
+    """DeepGEMM's normal GEMM on the case's total work (the operands of
+    dgemm's own same-work GEMM, ``same`` = (A, A scales, B, B scales, dgemm's
+    D of it, already computed)): DeepGEMM's grouped call over it says how far
+    its grouped kernel is from its own normal one, the measure the grouped
+    bar holds dgemm to. Its output is compared with dgemm's (calc_diff)."""
+    import deepgemm_peer
+    dg = getattr(args, "deepgemm_module", None)
+    if dg is None:
+        return
+    a, sa, b0, sb0, ours = same
+    p = peers["deepgemm_normal_same_work"] = {}
+    try:
+        d = torch.full_like(ours, float("nan"))
+        call = deepgemm_peer.normal(dg, a, sa, b0, sb0, d)
+        call()
+        torch.cuda.synchronize()
+        diff = float(dgemm.calc_diff(d.float(), ours.float()))
+        p["check"] = dict(ok=bool(diff <= RB.CALC_DIFF_MAX), calc_diff_vs_dgemm=diff)
+        fns["deepgemm_normal_same_work"] = call
+    except Exception as e:  # noqa: BLE001 - recorded
+        p["error"] = RB.error_text(e)
+
+
 def time_case(torch, dgemm, case, timer, args):
     """The grouped call and its peers (the normal GEMM on the same total
     work, cuBLAS per-tensor on it, torch blockwise once per group), each
@@ -384,10 +408,12 @@ def time_case(torch, dgemm, case, timer, args):
     total = case.valid_rows
     if not args.no_peers and total:
         # dgemm's normal GEMM on the same total work.
+        same = None
         try:
             a, sa = same_work_lhs(torch, dgemm, case)
             d = torch.empty((total, case.n), dtype=torch.bfloat16, device=RB.DEVICE)
             b0, sb0 = case.b[0], case.sb[0]
+            same = (a, sa, b0, sb0, d)
             normal = lambda: dgemm.gemm_fp8_fp8_bf16_nt((a, sa), (b0, sb0), d)  # noqa: E731
             one = torch.ones((), dtype=torch.float32, device=RB.DEVICE)
             per_tensor = lambda: torch._scaled_mm(a, b0.t(), scale_a=one,  # noqa: E731
@@ -420,6 +446,8 @@ def time_case(torch, dgemm, case, timer, args):
             peers["torch_blockwise_loop"] = dict(error=RB.error_text(e))
         if getattr(args, "deepgemm", False):
             add_deepgemm_peer(torch, case, args, fns, peers)
+            if same is not None:
+                add_deepgemm_same_work(torch, dgemm, args, same, fns, peers)
     times = timer.time_alternately(fns, rounds=args.rounds)
     tm = times.pop("dgemm")
     rec.update(us=tm["us"], us_min=tm["us_min"], us_max=tm["us_max"], round_us=tm["round_us"],

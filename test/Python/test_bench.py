@@ -554,6 +554,52 @@ class HarnessOnCpu(unittest.TestCase):
         _, p = run("contiguous", None)
         self.assertIn("not importable", p["error"])
 
+    def test_grouped_deepgemm_same_work(self):
+        """run_grouped.py --deepgemm also times DeepGEMM's normal GEMM on the
+        case's total work (dgemm's same-work operands, TMA-layout A scales, no
+        UE8M0 cast), its D compared with dgemm's; a different D fails its
+        check, a raising call is an error, no module adds nothing."""
+        import argparse
+        import run_grouped as rg
+        seen = {}
+
+        class FakeDeepGemm:
+            def __init__(self, corrupt=None, fail=False):
+                self.corrupt, self.fail = corrupt, fail
+
+            def fp8_gemm_nt(self, lhs, rhs, d, disable_ue8m0_cast=False):
+                if self.fail:
+                    raise RuntimeError("no kernel")
+                seen["no_cast"] = disable_ue8m0_cast
+                _FakeDgemm(self.corrupt).gemm_fp8_fp8_bf16_nt(lhs, rhs, d)
+
+        def run(module):
+            with _Shims():
+                shape = dict(layout="masked", groups=3, m=8, n=256, k=256)
+                case = rg.Case(torch, dgemm, shape, [5, 0, 9], seed=3)
+                a, sa = rg.same_work_lhs(torch, dgemm, case)
+                ours = torch.empty((case.valid_rows, case.n), dtype=torch.bfloat16)
+                _FakeDgemm().gemm_fp8_fp8_bf16_nt((a, sa), (case.b[0], case.sb[0]), ours)
+                fns, peers = {}, {}
+                args = argparse.Namespace(deepgemm=True, deepgemm_module=module)
+                rg.add_deepgemm_same_work(torch, dgemm, args,
+                                          (a, sa, case.b[0], case.sb[0], ours), fns, peers)
+            return fns, peers.get("deepgemm_normal_same_work")
+
+        fns, p = run(FakeDeepGemm())
+        self.assertTrue(p["check"]["ok"], p)
+        self.assertLess(p["check"]["calc_diff_vs_dgemm"], 1e-6)
+        self.assertIn("deepgemm_normal_same_work", fns)
+        self.assertTrue(seen["no_cast"])
+        fns, p = run(FakeDeepGemm(lambda d: d.neg_()))
+        self.assertFalse(p["check"]["ok"])
+        fns, p = run(FakeDeepGemm(fail=True))
+        self.assertIn("no kernel", p["error"])
+        self.assertNotIn("deepgemm_normal_same_work", fns)
+        fns, p = run(None)
+        self.assertIsNone(p)
+        self.assertEqual(fns, {})
+
     def test_stray_write_is_caught(self):
         def past_the_end(d):
             try:  # only the guarded output has room past its end

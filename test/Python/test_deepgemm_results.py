@@ -32,9 +32,15 @@ def grouped_records():
     return [
         dict(type="meta", commit="abc1234"),
         dict(type="grouped", layout="masked", groups=4, m=256, n=7168, k=2048, kind="equal",
-             tflops=800.0, ok=True, peers=dict(deepgemm=dict(tflops=640.0, check=dict(ok=True)))),
+             tflops=800.0, ok=True, peers=dict(
+                 deepgemm=dict(tflops=640.0, check=dict(ok=True)),
+                 normal_same_work=dict(tflops=1000.0),
+                 deepgemm_normal_same_work=dict(tflops=800.0, check=dict(ok=True)))),
         dict(type="grouped", layout="masked", groups=4, m=256, n=7168, k=2048, kind="drawn",
-             tflops=700.0, ok=True, peers=dict(deepgemm=dict(tflops=700.0, check=dict(ok=True)))),
+             tflops=700.0, ok=True, peers=dict(
+                 deepgemm=dict(tflops=700.0, check=dict(ok=True)),
+                 normal_same_work=dict(tflops=1000.0),
+                 deepgemm_normal_same_work=dict(tflops=900.0, check=dict(ok=False)))),
         dict(type="grouped", layout="masked", groups=3, m=100, n=392, k=640, kind="random",
              ok=True),
     ]
@@ -48,14 +54,20 @@ class DeepGemmResults(unittest.TestCase):
         self.assertIn("| 64 | 2112 | 7168 | 150 | 120 | 1.25 |", text)
         self.assertIn("| 4096 | 7168 | 2048 | 1200 | wrong | - |", text)
         self.assertIn("| 7 | 256 | 512 | 5 | error | - |", text)
-        self.assertIn("| masked | 4 | 256 | 7168 | 2048 | equal | 800 | 640 | 1.25 |", text)
-        self.assertIn("| masked | 4 | 256 | 7168 | 2048 | x U(0.7,1.3) | 700 | 700 | 1.00 |", text)
+        self.assertIn("| masked | 4 | 256 | 7168 | 2048 | equal | 800 | 0.80 | 640 | 0.80 | 1.25 |",
+                      text)
+        # DeepGEMM's normal GEMM failed its comparison: no ratio to it.
+        self.assertIn("| masked | 4 | 256 | 7168 | 2048 | x U(0.7,1.3) | 700 | 0.70 | 700 | - "
+                      "| 1.00 |", text)
         self.assertIn("- shapes.csv, M <= 128: dgemm / DeepGEMM geomean 1.25 over 1 of 1 shapes",
                       text)
         self.assertIn("- shapes.csv, M > 128: dgemm / DeepGEMM geomean 1.30 over 1 of 2 shapes "
                       "(1 DeepGEMM wrong or failed)", text)
         self.assertIn("- other shapes: dgemm / DeepGEMM geomean - over 0 of 1 shapes", text)
-        self.assertIn("- masked, equal sizes: dgemm / DeepGEMM geomean 1.25 over 1 of 1", text)
+        self.assertIn("- masked, equal sizes: dgemm / DeepGEMM geomean 1.25 over 1 of 1 shapes; "
+                      "vs its own normal GEMM: dgemm 0.80 (1), DeepGEMM 0.80 (1)", text)
+        self.assertIn("- masked, drawn sizes: dgemm / DeepGEMM geomean 1.00 over 1 of 1 shapes\n",
+                      text)
 
     def test_reference_shapes_by_shape_not_source(self):
         recs = bench_records()
