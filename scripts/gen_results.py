@@ -615,9 +615,12 @@ def main(argv=None):
             grouped_records, args.grouped.name, (deepgemm or {}).get("rows"), records)
     import deepgemm_results
     if args.deepgemm_runs:
+        # run_bench.py and run_grouped.py records, in any files.
         runs = [r for path in args.deepgemm_runs for r in read_jsonl(path)]
         text = text.rstrip("\n") + "\n\n" + deepgemm_results.render(
-            runs, sources=[p.name for p in args.deepgemm_runs])
+            [r for r in runs if r.get("type") != "grouped"],
+            [r for r in runs if r.get("type") == "grouped"],
+            sources=[p.name for p in args.deepgemm_runs])
     elif deepgemm_results.has_deepgemm(records) or deepgemm_results.has_deepgemm(grouped_records):
         text = text.rstrip("\n") + "\n\n" + deepgemm_results.render(records, grouped_records)
     if args.wgrad and args.wgrad.is_file():

@@ -86,11 +86,16 @@ class DeepGemmResults(unittest.TestCase):
                 dict(type="shape", index=0, source="csv", layout="normal", m=64, n=2112,
                      k=7168, us=10.0, tflops=150.0, ok=True, check=dict(ok=True))]))
             run.write_text("".join(json.dumps(r) + "\n" for r in bench_records()))
+            grouped = Path(tmp) / "dg-grouped.jsonl"
+            grouped.write_text("".join(json.dumps(r) + "\n" for r in grouped_records()))
             self.assertEqual(gen_results.main([str(main), "--out", str(out), "--svg", "",
-                                               "--deepgemm-runs", str(run)]), 0)
+                                               "--deepgemm-runs", str(run), str(grouped)]), 0)
             text = out.read_text()
-            self.assertIn("Records: `dg.jsonl`.", text)
+            self.assertIn("Records: `dg.jsonl`, `dg-grouped.jsonl`.", text)
             self.assertIn("| 4096 | 4096 | 7168 | 1300 | 1000 | 1.30 |", text)
+            # The grouped records of a run file make the grouped table.
+            self.assertIn("| masked | 4 | 256 | 7168 | 2048 | equal | 800 | 0.80 | 640 | 0.80 | 1.25 |",
+                          text)
 
     def test_version_error(self):
         recs = bench_records()
