@@ -117,8 +117,9 @@ private:
       function_ref<Value(Value mBlock, Value nBlock, Value group, Value it)>;
 
   /// The persistent tile loop over the launch's tiles (or, masked, over the
-  /// tiles of every group in turn).
-  void tileLoop(TileBody body);
+  /// tiles of every group in turn). Returns the ring counter after the last
+  /// tile (null with tailSplit, whose tail tile's counter is not kept).
+  Value tileLoop(TileBody body);
 
   /// With tailSplit: the tail tile of this CTA's cluster, rank r computing
   /// the r-th half of its K blocks (kStart, kCount, inTail set for the
@@ -127,7 +128,7 @@ private:
 
   /// k-grouped: tiles t = g * (M blocks * N blocks) + the tile of D[g] in the
   /// grouped tile order; groups with no K blocks are skipped (D[g] += 0).
-  void kGroupedTileLoop(TileBody body);
+  Value kGroupedTileLoop(TileBody body);
 
   /// Contiguous layout given by offsets (end row of each group, groups
   /// starting at the next multiple of 128): the group of the M block at row
@@ -152,7 +153,7 @@ private:
   /// scf.while over t = firstTile, firstTile + step, ...: before each tile
   /// the group moves forward while t is past the group's tiles; the loop
   /// ends when it runs out of groups.
-  void maskedTileLoop(TileBody body);
+  Value maskedTileLoop(TileBody body);
 
   /// Masked walks: unit u of group g's `mBlocks` M blocks from `firstBlock`
   /// (null: 0) x N blocks in the grouped tile order (a unit is a tile, or
@@ -180,9 +181,17 @@ private:
   /// the cheapest of the next. A cursor (class, group, the first unit of
   /// that class and group) only moves forward; the loop ends when it runs
   /// out of classes.
-  void maskedCostTileLoop(TileBody body);
+  Value maskedCostTileLoop(TileBody body);
 
   void buildProducer();
+
+  /// Multicast: the producer's last waits, on the empty barrier of each of
+  /// the `stages` ring slots after its last load (ring counter `it`), so
+  /// that the CTA leaves only once the consumers of both CTAs released
+  /// every stage it filled: no peer arrives on its barriers, and it
+  /// multicasts into no peer, after that (the consumers wait for every
+  /// load into their own CTA). This replaces a cluster barrier before exit.
+  void drainRing(Value it);
 
   /// The L2 cache policy of `hint` ("evict_first", ...: createpolicy, an
   /// inline PTX statement since NVVM has no op for it), or null for "".

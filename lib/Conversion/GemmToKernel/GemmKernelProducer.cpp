@@ -99,7 +99,7 @@ void GemmKernelBuilder::buildProducer() {
   b.setInsertionPointToStart(leader.thenBlock());
   Value hintA = l2Policy(l.l2HintA), hintB = l2Policy(l.l2HintB);
 
-  tileLoop([&](Value mBlock, Value nBlock, Value group, Value it) {
+  Value last = tileLoop([&](Value mBlock, Value nBlock, Value group, Value it) {
     Value m0 = k.mul(mBlock, k.c32(l.blockM));
     Value n0 = k.mul(nBlock, k.c32(l.blockN));
     // Coordinates, innermost first, with the group's where the map has it.
@@ -174,7 +174,18 @@ void GemmKernelBuilder::buildProducer() {
     b.setInsertionPointAfter(kLoop);
     return kLoop.getResult(0);
   });
+  if (l.mcast > 1)
+    drainRing(last);
   b.setInsertionPointAfter(warp0);
+}
+
+void GemmKernelBuilder::drainRing(Value it) {
+  for (int64_t j = 0; j < l.stages; ++j) {
+    Value i = k.add(it, k.c32(j));
+    Value phase = k.andi(k.divu(i, k.c32(l.stages)), k.c32(1));
+    waitParity(emptyBarrier(k.remu(i, k.c32(l.stages))),
+               k.xori(phase, k.c32(1)));
+  }
 }
 
 Value GemmKernelBuilder::l2Policy(const std::string &hint) {

@@ -28,7 +28,7 @@ Value GemmKernelBuilder::tileKStart() {
   return kStart ? kStart : k.c32(0);
 }
 
-void GemmKernelBuilder::tileLoop(TileBody body) {
+Value GemmKernelBuilder::tileLoop(TileBody body) {
   if (l.masked())
     return maskedTileLoop(body);
   if (l.kGrouped())
@@ -74,8 +74,10 @@ void GemmKernelBuilder::tileLoop(TileBody body) {
   }
   scf::YieldOp::create(b, loc, next);
   b.setInsertionPointAfter(loop);
-  if (l.tailSplit)
-    tailTile(body, loop.getResult(0));
+  if (!l.tailSplit)
+    return loop.getResult(0);
+  tailTile(body, loop.getResult(0));
+  return Value();
 }
 
 void GemmKernelBuilder::tailTile(TileBody body, Value it) {
@@ -96,7 +98,7 @@ void GemmKernelBuilder::tailTile(TileBody body, Value it) {
   kStart = kCount = Value();
 }
 
-void GemmKernelBuilder::kGroupedTileLoop(TileBody body) {
+Value GemmKernelBuilder::kGroupedTileLoop(TileBody body) {
   const int64_t mBlocks = (l.m + l.blockM - 1) / l.blockM;
   const int64_t perGroup = mBlocks * l.nBlocks;
   // Iteration values: the ring counter, the producer's map writes so far
@@ -139,6 +141,7 @@ void GemmKernelBuilder::kGroupedTileLoop(TileBody body) {
   scf::YieldOp::create(b, loc, ValueRange{it, writes, mapGroup});
   b.setInsertionPointAfter(guard);
   scf::YieldOp::create(b, loc, guard.getResults());
+  return loop.getResult(0);
 }
 
 Value GemmKernelBuilder::groupOfRow(Value m0) {
@@ -191,7 +194,7 @@ Value GemmKernelBuilder::maskedTiles(Value g) {
                k.c32(l.nBlocks / l.mcastA()));
 }
 
-void GemmKernelBuilder::maskedTileLoop(TileBody body) {
+Value GemmKernelBuilder::maskedTileLoop(TileBody body) {
   if (l.costWalk)
     return maskedCostTileLoop(body);
   Type i32 = k.i32;
@@ -246,6 +249,7 @@ void GemmKernelBuilder::maskedTileLoop(TileBody body) {
                           after->getArgument(3));
   scf::YieldOp::create(b, loc,
                        ValueRange{k.add(t, tileStep), grp, base, next});
+  return loop.getResult(3);
 }
 
 Value GemmKernelBuilder::maskedTile(TileBody body, Value u, Value firstBlock, Value mBlocks,
@@ -282,7 +286,7 @@ Value GemmKernelBuilder::reversingTile(Value i) {
                arith::SelectOp::create(b, loc, odd, back, firstTile));
 }
 
-void GemmKernelBuilder::maskedCostTileLoop(TileBody body) {
+Value GemmKernelBuilder::maskedCostTileLoop(TileBody body) {
   Type i32 = k.i32;
   SmallVector<Type> types(5, i32); // i, class, group, base, ring
   SmallVector<Location> locs(5, loc);
@@ -347,6 +351,7 @@ void GemmKernelBuilder::maskedCostTileLoop(TileBody body) {
                           after->getArgument(4));
   scf::YieldOp::create(
       b, loc, ValueRange{k.add(i, k.c32(1)), cls, grp, base, next});
+  return loop.getResult(4);
 }
 
 } // namespace mlir::dgemm::kernel_builder
