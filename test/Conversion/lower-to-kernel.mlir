@@ -1,8 +1,11 @@
 // RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=wgmma-parts=2 stage-unroll=off" | FileCheck %s
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=stage-unroll=off | FileCheck %s --check-prefix=ONE
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=stage-unroll=off | FileCheck %s --check-prefix=MCB
+// RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=wgmma-parts=2 stage-unroll=off multicast-exit=drain" | FileCheck %s --check-prefix=DRAIN
 // RUN: not dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=wgmma-parts=0 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=multicast-exit=never 2>&1 | FileCheck %s --check-prefix=BADEXIT
 // BAD: wgmma-parts must be in [1, 8], got 0
+// BADEXIT: multicast-exit must be barrier or drain, got 'never'
 
 // By default (wgmma-parts=1), one chain over all 160 columns and one wait.
 // ONE-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm128_bn160_s5_g16_c131{{(_nsu)?}}(
@@ -117,12 +120,13 @@ func.func @gemm_m64_n2112_k2048_e4m3(%a: memref<64x2048xf8E4M3FN>, %sa: memref<6
 
 // A multicast over a 2-CTA cluster: the pair shares the M block, each CTA
 // loads half of A's rows into both (mask 0b11), empty barriers count both
-// CTAs' consumer warps, releases go to both CTAs through mapa, and a cluster
-// barrier follows the ring's initialisation. Before exit the producer waits
-// on the empty barrier of each of the 5 ring slots after its last load (so
-// no peer still arrives on its barriers or multicasts into it); there is no
-// cluster barrier at the end. The remote arrive is a CTA-scope release (a
-// cluster-scope one flushes every K block).
+// CTAs' consumer warps, releases go to both CTAs through mapa, and cluster
+// barriers follow the ring's initialisation and precede the exit. The remote
+// arrive is a CTA-scope release (a cluster-scope one flushes every K block).
+// With multicast-exit=drain (DRAIN) the producer instead waits on the empty
+// barrier of each of the 5 ring slots after its last load (so no peer still
+// arrives on its barriers or multicasts into it), and there is no cluster
+// barrier at the end.
 // CHECK-LABEL: llvm.func @dgemm_gemm_n4096_k7168_bm128_bn128_s5_g16_c128_mca_p2{{(_nsu)?}}(
 // CHECK-SAME: dgemm.launch = {block = 384 : i64, block_m = 128 : i64, block_n = 128 : i64, cluster = 2 : i64
 // CHECK-SAME: {box = [128, 64], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}
@@ -139,14 +143,24 @@ func.func @gemm_m64_n2112_k2048_e4m3(%a: memref<64x2048xf8E4M3FN>, %sa: memref<6
 // CHECK: dgemm.schedule_tile %{{.+}}, %{{.+}} {num_n_blocks = 16 : i32, swizzle_group = 8 : i32}
 // CHECK: %[[MASK:.+]] = llvm.mlir.constant(3 : i16) : i16
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg0, %{{.+}}, box[%{{.+}}, %{{.+}}] multicast_mask = %[[MASK]]
-// After the producer's loops, its drain: one wait per ring slot.
-// CHECK-COUNT-5: nvvm.mbarrier.try_wait.parity
+// No wait after the producer's loads (its one wait per K block comes
+// before them).
 // CHECK-NOT: nvvm.mbarrier.try_wait.parity
 // CHECK: } else {
 // CHECK: %[[REMOTE:.+]] = nvvm.mapa %{{.+}}, %{{.+}} : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK-NEXT: nvvm.mbarrier.arrive %[[REMOTE]] : !llvm.ptr<7>
-// CHECK-NOT: nvvm.cluster.arrive
-// CHECK: llvm.return
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK-NEXT: llvm.return
+// DRAIN-LABEL: llvm.func @dgemm_gemm_n4096_k7168_bm128_bn128_s5_g16_c128_mca{{.*}}_dr
+// DRAIN: multicast_mask
+// After the producer's loops, its drain: one wait per ring slot.
+// DRAIN-COUNT-5: nvvm.mbarrier.try_wait.parity
+// DRAIN-NOT: nvvm.mbarrier.try_wait.parity
+// DRAIN: } else {
+// DRAIN: nvvm.mapa
+// DRAIN-NOT: nvvm.cluster.arrive
+// DRAIN: llvm.return
 func.func @gemm_m4096_n4096_k7168_mca(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,
     %b: memref<4096x7168xf8E4M3FN>, %sb: memref<32x56xf32>, %d: memref<?x4096xbf16>) {
   dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x7168xf8E4M3FN>, memref<?x56xf32, strided<[1, ?]>>,
@@ -180,8 +194,9 @@ func.func @gemm_m4096_n4096_k7168_mca(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg2, %{{.+}}, box[%{{.+}}, %{{.+}}] multicast_mask = %[[MASK]]
 // CHECK: %[[REMOTE:.+]] = nvvm.mapa %{{.+}}, %{{.+}} : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK-NEXT: nvvm.mbarrier.arrive %[[REMOTE]] : !llvm.ptr<7>
-// CHECK-NOT: nvvm.cluster.arrive
-// CHECK: llvm.return
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK-NEXT: llvm.return
 // Only B's load multicasts.
 // MCB-LABEL: llvm.func @dgemm_gemm_n7168_k2048_bm128_bn160_s5_g16_c132_mcb
 // MCB-COUNT-1: multicast_mask

@@ -55,12 +55,13 @@
 // counts 2*4*NC arrivals, lanes 0 and 1 of each consumer warp arriving on
 // CTA 0's and CTA 1's barrier. A cluster barrier after the ring's
 // initialisation keeps a CTA from arriving on a peer's barrier before it is
-// there; at the end the elected producer thread waits on the empty barrier
-// of each of the S ring slots after its last load (drainRing), so a CTA
-// leaves only after both CTAs' consumers released everything it loaded:
-// its peer no longer arrives on its barriers, and (each consumer waiting
-// for every load into its own CTA) nothing is multicast into it. The tail
-// split keeps a cluster barrier before exit.
+// there, and one before exit from leaving while its peer may still touch
+// it. With multicast-exit=drain the exit barrier is replaced: the elected
+// producer thread waits on the empty barrier of each of the S ring slots
+// after its last load (drainRing), so a CTA leaves only after both CTAs'
+// consumers released everything it loaded: its peer no longer arrives on
+// its barriers, and (each consumer waiting for every load into its own
+// CTA) nothing is multicast into it.
 //
 // Grouped layouts (the same kernel, tile loop and ring):
 //   contiguous: A [M_sum, K] and D [M_sum, N] as in the normal GEMM, B
@@ -209,12 +210,13 @@ void GemmKernelBuilder::build() {
       NVVM::ClusterWaitOp::create(b, loc, nullptr);
     }
   }
-  if (l.tailSplit) {
-    // No CTA leaves while its peer may still touch its shared memory.
-    // (Multicast kernels have no barrier here: their producer drains the
-    // ring, drainRing. A cluster barrier there kept the producer
-    // warpgroup's idle warps waiting for the whole kernel and put a
-    // GPU-scope fence, MEMBAR.ALL.GPU, before each thread's arrive.)
+  if (l.cluster > 1 && !l.drainExit) {
+    // No CTA leaves while its peer may still multicast into it, arrive on
+    // its barriers or read its partial sums. (With multicast-exit=drain
+    // the producer drains the ring instead, drainRing: this barrier keeps
+    // the producer warpgroup's idle warps waiting for the whole kernel and
+    // puts a GPU-scope fence, MEMBAR.ALL.GPU, before each thread's arrive;
+    // DeepGEMM's multicast kernels have none.)
     NVVM::ClusterArriveOp::create(b, loc, nullptr);
     NVVM::ClusterWaitOp::create(b, loc, nullptr);
   }

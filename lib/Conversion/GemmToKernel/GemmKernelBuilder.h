@@ -185,12 +185,13 @@ private:
 
   void buildProducer();
 
-  /// Multicast: the producer's last waits, on the empty barrier of each of
-  /// the `stages` ring slots after its last load (ring counter `it`), so
-  /// that the CTA leaves only once the consumers of both CTAs released
-  /// every stage it filled: no peer arrives on its barriers, and it
-  /// multicasts into no peer, after that (the consumers wait for every
-  /// load into their own CTA). This replaces a cluster barrier before exit.
+  /// multicast-exit=drain: the producer's last waits, on the empty barrier
+  /// of each of the `stages` ring slots after its last load (ring counter
+  /// `it`), so that the CTA leaves only once the consumers of both CTAs
+  /// released every stage it filled: no peer arrives on its barriers, and
+  /// it multicasts into no peer, after that (the consumers wait for every
+  /// load into their own CTA). This replaces the cluster barrier before
+  /// exit.
   void drainRing(Value it);
 
   /// The L2 cache policy of `hint` ("evict_first", ...: createpolicy, an

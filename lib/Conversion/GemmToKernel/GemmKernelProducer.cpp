@@ -174,7 +174,7 @@ void GemmKernelBuilder::buildProducer() {
     b.setInsertionPointAfter(kLoop);
     return kLoop.getResult(0);
   });
-  if (l.mcast > 1)
+  if (l.drainExit)
     drainRing(last);
   b.setInsertionPointAfter(warp0);
 }

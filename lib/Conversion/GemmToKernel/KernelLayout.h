@@ -75,6 +75,9 @@ struct KernelLayout {
   /// memory (distributed shared memory), rank 0 stores the tile
   /// (dgemm-lower-to-kernel{tail-split=on}).
   bool tailSplit = false;
+  /// Multicast: the producer drains the ring before exit instead of a
+  /// cluster barrier at the end (dgemm-lower-to-kernel{multicast-exit=drain}).
+  bool drainExit = false;
   /// L2 eviction priority of the TMA loads of A and B
   /// (dgemm-lower-to-kernel{l2-hint-a,l2-hint-b}): "" (no hint), or
   /// "evict_first", "evict_last", "evict_normal" (a `createpolicy` policy

@@ -125,6 +125,7 @@ static std::string kernelName(const KernelLayout &l) {
          (l.lateRelease ? "_lr" : "") +
          (l.pingpong ? (l.handoff ? "_ho" : "_pp") : "") +
          (l.tailSplit ? "_ts" : "") + (l.kSplit ? "_ks" : "") +
+         (l.drainExit ? "_dr" : "") +
          hintSuffix("_ha", l.l2HintA) +
          hintSuffix("_hb", l.l2HintB) + hintSuffix("_hd", l.l2HintD) +
          (l.aBoxRows ? "_ar" + std::to_string(l.aBoxRows) : "") +
@@ -241,6 +242,7 @@ struct LowerToKernelPass
       layout.cluster = 2;
       layout.splitRegisters();
     }
+    layout.drainExit = multicastExit == "drain" && layout.mcast > 1;
     if (consumerRegisters && layout.consumers == 2) {
       layout.consumerRegs = consumerRegisters;
       layout.producerRegs = 504 - 2 * consumerRegisters;
@@ -422,6 +424,7 @@ struct LowerToKernelPass
                    {"none", "pingpong", "handoff"}),
           notOneOf("epilogue-swizzle", epilogueSwizzle, {"auto", "on", "off"}),
           notOneOf("tail-split", tailSplit, {"on", "off"}),
+          notOneOf("multicast-exit", multicastExit, {"barrier", "drain"}),
           notOneOf("consumer-k-split", consumerKSplit, {"auto", "on", "off"}),
           notOneOf("l2-hint-a", l2HintA, l2Hints),
           notOneOf("l2-hint-d", l2HintD, l2Hints),
