@@ -29,16 +29,11 @@ def main(argv):
         m, n, k = map(int, arg.split(","))
         variants = ab_kernel_ir.variants(m, n, k, edits=edits) if edits else \
             {"default": ab_kernel_ir.lower(ab_kernel_ir.ab_epilogue.run_bench_ir(m, n, k), 1)}
-        inp = run_bench.make_inputs(torch, dgemm, m, n, k, seed=1)
-        ref, _ = run_bench.reference(torch, dgemm, inp)
-        d = torch.empty((m, n), dtype=torch.bfloat16, device="cuda")
-        for name, text in variants.items():
-            d.fill_(float("nan"))
-            dgemm.launch_kernel_ir(text, (inp["a"], inp["sfa_tma"]), (inp["b"], inp["sfb"]), d)
-            print("%s dgemm %s: calc_diff %.2g" % (arg, name, dgemm.calc_diff(d.float(), ref)),
-                  flush=True)
+        ab_kernel_ir.ab_epilogue.check_variants(torch, dgemm, m, n, k, variants)
         if dg is not None:
-            d.fill_(float("nan"))
+            inp = run_bench.make_inputs(torch, dgemm, m, n, k, seed=1)
+            ref, _ = run_bench.reference(torch, dgemm, inp)
+            d = torch.full((m, n), float("nan"), dtype=torch.bfloat16, device="cuda")
             deepgemm_peer.normal(dg, inp["a"], inp["sfa_tma"], inp["b"], inp["sfb"], d)()
             torch.cuda.synchronize()
             print("%s DeepGEMM: calc_diff %.2g" % (arg, dgemm.calc_diff(d.float(), ref)),

@@ -13,20 +13,8 @@
 #    heuristic, worked by hand, takes), the selection's tile with A
 #    multicast and with B multicast -> $OUT/ab-multicast-m4096.log.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 2
-export OUT=${OUT:-/tmp/dgemm-device-out}
-mkdir -p "$OUT"
-BENCH=0 TESTS=0 bash scripts/device-deepgemm.sh >"$OUT/deepgemm-setup.log" 2>&1 || {
-  tail -20 "$OUT/deepgemm-setup.log"
-  exit 3
-}
-grep "DeepGEMM build\|^deep_gemm" "$OUT/deepgemm-setup.log"
-# shellcheck source=device-env.sh
-source scripts/device-env.sh /tmp/dgemm-probe-cache
-# shellcheck source=deepgemm-env.sh
-source scripts/deepgemm-env.sh
-export PYTHONUNBUFFERED=1
+# shellcheck source=device-deepgemm-setup.sh
+source "$(dirname "$0")/device-deepgemm-setup.sh" /tmp/dgemm-probe-cache
 shapes="4096,2112,7168;4096,24576,1536;4096,32768,512;4096,7168,16384;4096,4096,7168;4096,7168,2048"
 DG_PRINT_CONFIGS=1 timeout -k 5 150 python3 bench/run_bench.py --no-csv --shapes "$shapes" \
   --deepgemm --out "$OUT/dg-m4096.jsonl" 2>&1 | tee "$OUT/dg-m4096.log" | grep -v "^$"

@@ -14,20 +14,9 @@
 # Knobs: SHAPES (4096,4096,7168 4096,7168,2048), EDITS (the variants, as
 # ab_kernel_ir.py --config).
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 2
-export OUT=${OUT:-/tmp/dgemm-device-out}
-mkdir -p "$OUT"
-BENCH=0 TESTS=0 bash scripts/device-deepgemm.sh >"$OUT/deepgemm-setup.log" 2>&1 || {
-  tail -20 "$OUT/deepgemm-setup.log"
-  exit 3
-}
-grep "DeepGEMM build\|^deep_gemm" "$OUT/deepgemm-setup.log"
-# shellcheck source=device-env.sh
-source scripts/device-env.sh /tmp/dgemm-profile-cache
-# shellcheck source=deepgemm-env.sh
-source scripts/deepgemm-env.sh
-export PYTHONUNBUFFERED=1 DG_JIT_CACHE_DIR=/tmp/dg-profile-cache
+export DG_JIT_CACHE_DIR=/tmp/dg-profile-cache
+# shellcheck source=device-deepgemm-setup.sh
+source "$(dirname "$0")/device-deepgemm-setup.sh" /tmp/dgemm-profile-cache
 SHAPES=${SHAPES:-4096,4096,7168 4096,7168,2048}
 EDITS=${EDITS:-cluster=2,multicast=a,num_sms=132}
 rc=0
