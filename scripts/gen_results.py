@@ -589,9 +589,9 @@ def main(argv=None):
     ap.add_argument("--bias", type=Path,
                     help="JSON lines of bench/run_bias.py: appends the epilogue-fusion section")
     ap.add_argument("--deepgemm-runs", type=Path, nargs="+", default=None,
-                    help="run_bench.py outputs with DeepGEMM timed in them (--deepgemm), "
-                         "rendered as the 'DeepGEMM in the same run' section instead of the "
-                         "main records' DeepGEMM peer")
+                    help="run_bench.py and run_grouped.py outputs with DeepGEMM timed in them "
+                         "(--deepgemm), rendered as the 'DeepGEMM in the same run' section "
+                         "instead of the main records' DeepGEMM peer")
     ap.add_argument("--svg", type=Path, default=None,
                     help="bar chart of TFLOPS per shapes.csv shape (default: tflops.svg beside "
                          "--out; '' for none)")

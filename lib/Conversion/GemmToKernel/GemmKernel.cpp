@@ -242,6 +242,15 @@ void GemmKernelBuilder::waitParity(Value barrier, Value parity) {
                                         k.c32(0x989680));
 }
 
+std::pair<Value, Value> GemmKernelBuilder::ringSlot(Value i) {
+  Value s = k.remu(i, k.c32(l.stages));
+  return {s, k.andi(k.divu(i, k.c32(l.stages)), k.c32(1))};
+}
+
+void GemmKernelBuilder::waitSlotReleased(Value s, Value phase) {
+  waitParity(emptyBarrier(s), k.xori(phase, k.c32(1)));
+}
+
 Value GemmKernelBuilder::tensorMap(GemmKernelParam p) {
   return fn.getArgument(altShape ? kAltMapA + (p - kMapA) : p);
 }

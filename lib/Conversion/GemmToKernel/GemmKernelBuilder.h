@@ -68,6 +68,12 @@ private:
   Value emptyBarrier(Value s);
   Value stageBuffer(int64_t offset, int64_t stageBytes, Value s);
   void waitParity(Value barrier, Value parity);
+  /// Ring counter i -> (its slot i % stages, the slot's phase parity
+  /// (i / stages) & 1).
+  std::pair<Value, Value> ringSlot(Value i);
+  /// The producer's wait until the consumers released slot s for the use
+  /// of phase `phase` (the empty barrier's previous phase completed).
+  void waitSlotReleased(Value s, Value phase);
   Value tensorMap(GemmKernelParam p);
   /// The map of B's scales (1x128 recipe).
   Value sfbMap();

@@ -611,9 +611,8 @@ SmallVector<Value> GemmKernelBuilder::reduceTailTile(ArrayRef<Value> totals, Typ
 GemmKernelBuilder::KBlockStage GemmKernelBuilder::waitKBlock(Value i, Value kb, Value wg, Value r0, Value r1,
                                                              ArrayRef<Value> sfbRows, bool oneBlock,
                                                              bool threeBlocks) {
-  return waitStage(k.remu(i, k.c32(l.stages)),
-                   k.andi(k.divu(i, k.c32(l.stages)), k.c32(1)), kb, wg, r0,
-                   r1, sfbRows, oneBlock, threeBlocks);
+  auto [s, phase] = ringSlot(i);
+  return waitStage(s, phase, kb, wg, r0, r1, sfbRows, oneBlock, threeBlocks);
 }
 
 GemmKernelBuilder::KBlockStage GemmKernelBuilder::waitStage(Value s, Value phase, Value kb, Value wg, Value r0,

@@ -134,11 +134,10 @@ void GemmKernelBuilder::buildProducer() {
     b.setInsertionPointToStart(kLoop.getBody());
     Value kb = kLoop.getInductionVar();
     Value i = kLoop.getRegionIterArgs()[0];
-    Value s = k.remu(i, k.c32(l.stages));
-    Value phase = k.andi(k.divu(i, k.c32(l.stages)), k.c32(1));
+    auto [s, phase] = ringSlot(i);
     Value full = fullBarrier(s);
     // Wait until the consumers released the stage.
-    waitParity(emptyBarrier(s), k.xori(phase, k.c32(1)));
+    waitSlotReleased(s, phase);
     NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), full,
                                            k.c32(l.txBytes), nullptr,
                                            nullptr, Value());
@@ -181,10 +180,8 @@ void GemmKernelBuilder::buildProducer() {
 
 void GemmKernelBuilder::drainRing(Value it) {
   for (int64_t j = 0; j < l.stages; ++j) {
-    Value i = k.add(it, k.c32(j));
-    Value phase = k.andi(k.divu(i, k.c32(l.stages)), k.c32(1));
-    waitParity(emptyBarrier(k.remu(i, k.c32(l.stages))),
-               k.xori(phase, k.c32(1)));
+    auto [s, phase] = ringSlot(k.add(it, k.c32(j)));
+    waitSlotReleased(s, phase);
   }
 }
 
