@@ -23,14 +23,16 @@ edits="$mc256;$mc256,lower.multicast-exit=drain"
 edits+=";cluster=2,multicast=a,num_sms=132;cluster=2,multicast=a,num_sms=132,lower.multicast-exit=drain"
 # Knobs: AB_SHAPES (the shapes of the first A/B), AB_MORE (1: also
 # 4096x32768x512 and 8192x4096x7168 at 256x128, their 128x192 N blocks not
-# pairing).
+# pairing, and 256x128 without a cluster: the cost model picks 128x192 at
+# M = 8192).
 AB_SHAPES=${AB_SHAPES:-4096,24576,1536 4096,7168,16384 4096,4096,7168 4096,7168,2048}
 {
   # shellcheck disable=SC2086
   timeout -k 5 200 python3 bench/ab_kernel_ir.py "--config=$edits" $AB_SHAPES || rc=1
   if [ "${AB_MORE:-1}" = 1 ]; then
     timeout -k 5 90 python3 bench/ab_kernel_ir.py \
-      "--config=$mc256;$mc256,lower.multicast-exit=drain" 4096,32768,512 8192,4096,7168 || rc=1
+      "--config=$mc256;$mc256,lower.multicast-exit=drain;block_m=256,block_n=128,stages=3,num_sms=132" \
+      4096,32768,512 8192,4096,7168 || rc=1
   fi
 } 2>&1 | tee "$OUT/ab-multicast.log"
 drain=",lower.multicast-exit=drain"
