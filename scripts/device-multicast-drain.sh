@@ -46,7 +46,7 @@ for tool in memcheck racecheck synccheck; do
     > "$log" 2>&1
   r=$?
   echo "compute-sanitizer $tool: exit $r ($(grep -c "checked" "$log") launches checked;" \
-    "$(grep -m1 "ERROR SUMMARY" "$log"))"
+    "$(grep -m1 -E "(ERROR|RACECHECK) SUMMARY" "$log"))"
   [ $r -eq 0 ] || rc=1
 done
 exit $rc
