@@ -43,7 +43,7 @@ import sweep  # noqa: E402
 
 def lower(ir, parts, extra="", opt=None):
     opt = opt or sweep.DGEMM_OPT
-    sel = subprocess.run([opt, "--dgemm-select-config=multicast=false multicast-b=false max-block-m=256"],
+    sel = subprocess.run([opt, "--dgemm-select-config"],
                          input=ir, capture_output=True, text=True, check=True).stdout
     return subprocess.run([opt, "--dgemm-lower-to-kernel=wgmma-parts=%d%s" % (parts, extra)],
                           input=sel, capture_output=True, text=True, check=True).stdout
@@ -63,7 +63,7 @@ def multicast_variants(ir):
                               check=True).stdout
     none = sel(" multicast=false multicast-b=false")
     out = {"default": low(none)}
-    a = sel(" multicast=true multicast-b=false")
+    a = sel(" multicast=true multicast-b=false multicast-min-rows=0 multicast-min-k=0")
     if "multicast = a" in a:
         out["multicast=a"] = low(a)
     num = int(re.search(r"num_sms = (\d+)", none).group(1))
@@ -83,7 +83,7 @@ def edited_config_variants(ir, edits, extra=""):
     "lower.<option>" is a dgemm-lower-to-kernel option instead
     ("lower.consumer-registers=224"); ``extra`` adds dgemm-lower-to-kernel
     options to every edited one."""
-    sel = subprocess.run([sweep.DGEMM_OPT, "--dgemm-select-config=multicast=false multicast-b=false max-block-m=256"],
+    sel = subprocess.run([sweep.DGEMM_OPT, "--dgemm-select-config"],
                          input=ir, capture_output=True, text=True, check=True).stdout
     low = lambda t, x="": subprocess.run(  # noqa: E731
         [sweep.DGEMM_OPT, "--dgemm-lower-to-kernel=wgmma-parts=1" + x],

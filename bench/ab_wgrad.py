@@ -33,7 +33,7 @@ import run_bench as RB  # noqa: E402
 import run_wgrad as RW  # noqa: E402
 
 DGEMM_OPT = os.environ.get("DGEMM_OPT", "dgemm-opt")
-SELECT = "--dgemm-select-config=multicast=false multicast-b=false max-block-m=256"
+SELECT = "--dgemm-select-config"
 # --quick: no ping-pong variants.
 QUICK = False
 ORDERS = None  # --orders=none,handoff: the consumer orders to compare

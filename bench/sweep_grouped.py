@@ -47,7 +47,7 @@ import run_bench  # noqa: E402
 import run_grouped  # noqa: E402
 import sweep  # noqa: E402
 
-SELECT = "--dgemm-select-config=multicast=false multicast-b=false max-block-m=256"
+SELECT = "--dgemm-select-config"
 
 
 def grouped_ir(shape, config=None):

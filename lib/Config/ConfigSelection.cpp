@@ -108,8 +108,11 @@
 //
 // Multicast, grid and tile order
 // ------------------------------
-// 2-CTA clusters only when m >= 512 (masked: expected rows per group), the
-// target SM count is even and the kind is not k-grouped: multicast A (the two
+// 2-CTA clusters only when m >= 512 (masked: expected rows per group) and the
+// options' multicastMinRows and multicastMinK allow (the runtime's: M >= 8192,
+// K >= 2048), the target SM count is even, the kind is not k-grouped and the
+// GEMM is not a weight-gradient form (1x128 B scales, f32 output; their
+// lowering takes no clusters): multicast A (the two
 // CTAs are neighbours along N) when the N blocks are even in number, else
 // multicast B (neighbours along M) for the normal GEMM when the M blocks are
 // and block N is a multiple of 16 (each CTA loads half of B's tile).
@@ -651,8 +654,14 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t,
   // 2-CTA multicast.
   int64_t nBlocks = ceilDiv(p.n, best.blockN);
   int64_t mBlocks = ceilDiv(p.m, best.blockM);
-  if (o.allowMulticast && p.m >= kMulticastMinRows && targetSMs % 2 == 0 &&
-      p.kind != GemmKind::KGrouped) {
+  // Not for the weight-gradient forms (1x128 B scales or an f32 output):
+  // their lowering takes no clusters.
+  bool weightGradientForm =
+      p.bScale == BScaleGranularity::Row1x128 || p.out == OutType::F32;
+  if (o.allowMulticast && p.m >= kMulticastMinRows &&
+      p.m >= o.multicastMinRows && p.k >= o.multicastMinK &&
+      targetSMs % 2 == 0 && p.kind != GemmKind::KGrouped &&
+      !weightGradientForm) {
     if (nBlocks % 2 == 0)
       config.multicast = Multicast::A;
     else if (o.allowMulticastB && p.kind == GemmKind::Normal &&

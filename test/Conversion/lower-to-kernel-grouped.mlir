@@ -1,4 +1,4 @@
-// RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=wgmma-parts=2 stage-unroll=off" | FileCheck %s
+// RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=wgmma-parts=2 stage-unroll=off multicast-exit=barrier" | FileCheck %s
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=stage-unroll=off | FileCheck %s --check-prefix=OFF
 // RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=wgmma-parts=2 masked-partial-store=direct stage-unroll=off" | FileCheck %s --check-prefix=DIRECT
 
@@ -104,7 +104,7 @@ func.func @contiguous(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided
 // CHECK: %[[ROWS:.+]] = arith.subi %{{.+}}, %{{.+}} : i32
 // CHECK: dgemm.epilogue_store(%{{.+}}#1, %{{.+}}#2), %{{.+}}, %arg3[%{{.+}}, %{{.+}}, %{{.+}}] tid %{{.+}} rows %[[ROWS]] at %[[DPTR]][%arg5] : !llvm.ptr<1> {block_m = 128 : i32, block_n = 128 : i32, consumers = 2 : i32, ld = 4096 : i32, swizzle = 128 : i32}
 // With masked-partial-store=direct: TMA store when whole, else from registers.
-// DIRECT-LABEL: llvm.func @dgemm_grouped_masked_g4_n4096_k7168_bm128_bn128_s5_g16_c128_mca_p2_pd{{(_nsu)?}}(
+// DIRECT-LABEL: llvm.func @dgemm_grouped_masked_g4_n4096_k7168_bm128_bn128_s5_g16_c128_mca_p2_dr_pd{{(_nsu)?}}(
 // DIRECT: nvvm.setmaxregister increase 232
 // DIRECT: nvvm.barrier id = %c2_i32
 // DIRECT: %[[ROWS:.+]] = arith.subi %{{.+}}, %{{.+}} : i32

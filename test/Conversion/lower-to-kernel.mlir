@@ -1,7 +1,7 @@
-// RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=wgmma-parts=2 stage-unroll=off" | FileCheck %s
+// RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=wgmma-parts=2 stage-unroll=off multicast-exit=barrier" | FileCheck %s
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=stage-unroll=off | FileCheck %s --check-prefix=ONE
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=stage-unroll=off | FileCheck %s --check-prefix=MCB
-// RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=wgmma-parts=2 stage-unroll=off multicast-exit=drain" | FileCheck %s --check-prefix=DRAIN
+// RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=wgmma-parts=2 stage-unroll=off" | FileCheck %s --check-prefix=DRAIN
 // RUN: not dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=wgmma-parts=0 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=multicast-exit=never 2>&1 | FileCheck %s --check-prefix=BADEXIT
 // BAD: wgmma-parts must be in [1, 8], got 0
@@ -123,10 +123,11 @@ func.func @gemm_m64_n2112_k2048_e4m3(%a: memref<64x2048xf8E4M3FN>, %sa: memref<6
 // CTAs' consumer warps, releases go to both CTAs through mapa, and cluster
 // barriers follow the ring's initialisation and precede the exit. The remote
 // arrive is a CTA-scope release (a cluster-scope one flushes every K block).
-// With multicast-exit=drain (DRAIN) the producer instead waits on the empty
-// barrier of each of the 5 ring slots after its last load (so no peer still
-// arrives on its barriers or multicasts into it), and there is no cluster
-// barrier at the end.
+// With the default multicast-exit=drain (DRAIN) the producer waits on the
+// empty barrier of each of the 5 ring slots after its last load (so no peer
+// still arrives on its barriers or multicasts into it), and there is no
+// cluster barrier at the end; with multicast-exit=barrier (CHECK) a cluster
+// barrier ends the kernel.
 // CHECK-LABEL: llvm.func @dgemm_gemm_n4096_k7168_bm128_bn128_s5_g16_c128_mca_p2{{(_nsu)?}}(
 // CHECK-SAME: dgemm.launch = {block = 384 : i64, block_m = 128 : i64, block_n = 128 : i64, cluster = 2 : i64
 // CHECK-SAME: {box = [128, 64], dims = [1, 0], dtype = "u8", kind = "tensor_map", operand = 0 : i64, swizzle = 128 : i64}

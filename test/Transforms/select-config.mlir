@@ -1,8 +1,9 @@
 // RUN: dgemm-opt %s -split-input-file --dgemm-select-config | FileCheck %s
 // RUN: dgemm-opt %s -split-input-file --dgemm-select-config="default-m-hint=64" | FileCheck %s --check-prefix=SMALLM
 // The pass allows what the runtime allows unless told otherwise: multicast
-// only with multicast=true.
-// RUN: dgemm-opt %s -split-input-file --dgemm-select-config="multicast=true" | FileCheck %s --check-prefix=MCAST
+// from 8192 rows at K >= 2048 (the MCAST prefix: the config space's own rule, from 512
+// rows at any K).
+// RUN: dgemm-opt %s -split-input-file --dgemm-select-config="multicast=true multicast-min-rows=0 multicast-min-k=0" | FileCheck %s --check-prefix=MCAST
 
 // M=256, N=7168: block N 112 makes 128 tiles (one wave on 132 SMs) where 128
 // would make 112. One wave: the two M blocks of a B tile run at the same

@@ -210,12 +210,14 @@ TEST(ConfigSelection, HandComputedChoices) {
 }
 
 // What the runtime asks for (the lowering's capabilities: block M up to 256,
-// no multicast): the choices the H200 sweeps measured best or within 5% of
-// it (bench/sweep/2026-12-01-*-m4096.jsonl).
+// multicast from 8192 rows at K >= 2048): the choices the H200 sweeps
+// measured best or within 5% of it (bench/sweep/2026-12-01-*-m4096.jsonl).
 TEST(ConfigSelection, KernelCapabilitiesFollowTheSweep) {
   TargetDesc t;
   SelectOptions caps = kernelCapabilities();
-  EXPECT_FALSE(caps.allowMulticast);
+  EXPECT_TRUE(caps.allowMulticast);
+  EXPECT_EQ(caps.multicastMinRows, 8192);
+  EXPECT_EQ(caps.multicastMinK, 2048);
   EXPECT_EQ(caps.maxBlockM, 256);
   // Sweep: 256x128 1288 TFLOPS, 128x192 1236.
   KernelConfig c = selectConfig(normal(4096, 7168, 16384), t, caps);
@@ -246,6 +248,46 @@ TEST(ConfigSelection, KernelCapabilitiesFollowTheSweep) {
   EXPECT_LE(selectConfig(contiguous(4, 8192, 4096, 7168), t, caps).blockM,
             128);
   EXPECT_LE(selectConfig(wgrad(4096, 7168, 16384), t, caps).blockM, 128);
+}
+
+// Where the runtime's capabilities take multicast (H100, 757b9d9,
+// bench/results/2026-12-06-757b9d9-h100-ab-tiles-128x192.log and
+// -sweep-contiguous-multicast-drain.jsonl): 8192 rows and more at K >= 2048;
+// not at M = 4096 (1-2% slower there) nor at K < 2048 (7% slower at K = 512).
+TEST(ConfigSelection, KernelCapabilitiesMulticastFromMeasuredRows) {
+  TargetDesc t;
+  SelectOptions caps = kernelCapabilities();
+  // 128x192, 22 N blocks: A pairs them (1337 TFLOPS against 1258).
+  KernelConfig c = selectConfig(normal(8192, 4096, 7168), t, caps);
+  EXPECT_EQ(c.blockM, 128);
+  EXPECT_EQ(c.multicast, Multicast::A);
+  EXPECT_EQ(c.clusterSize, 2);
+  EXPECT_EQ(c.numSMs % 2, 0);
+  EXPECT_EQ(selectConfig(normal(32768, 7168, 2048), t, caps).multicast,
+            Multicast::A);
+  // The contiguous layout counts all its rows (4 x 8192).
+  EXPECT_EQ(selectConfig(contiguous(4, 8192, 7168, 2048), t, caps).multicast,
+            Multicast::A);
+  // Below the rows or the K: single CTAs.
+  EXPECT_EQ(selectConfig(normal(4096, 4096, 7168), t, caps).clusterSize, 1);
+  EXPECT_EQ(selectConfig(normal(4096, 2112, 7168), t, caps).clusterSize, 1);
+  EXPECT_EQ(selectConfig(normal(16384, 7168, 1536), t, caps).clusterSize, 1);
+  EXPECT_EQ(selectConfig(masked(4, 1024, 7168, 2048), t, caps).clusterSize,
+            1);
+  // The weight-gradient forms (1x128 B scales, f32 output): never, their
+  // lowering takes no clusters.
+  ProblemDesc wgrad = normal(24576, 1536, 4096);
+  wgrad.bScale = BScaleGranularity::Row1x128;
+  wgrad.out = OutType::F32;
+  EXPECT_EQ(selectConfig(wgrad, t, caps).clusterSize, 1);
+  wgrad.bScale = BScaleGranularity::Block128x128;
+  EXPECT_EQ(selectConfig(wgrad, t, caps).clusterSize, 1);
+  // The thresholds never lower the config space's own 512 rows.
+  SelectOptions low = caps;
+  low.multicastMinRows = 0;
+  low.multicastMinK = 0;
+  EXPECT_EQ(selectConfig(normal(256, 7168, 2048), t, low).clusterSize, 1);
+  EXPECT_EQ(selectConfig(normal(4096, 4096, 7168), t, low).clusterSize, 2);
 }
 
 TEST(ConfigSelection, RegisterBudget) {

@@ -335,7 +335,9 @@ TEST(Compiler, GroupedKernelsCompile) {
     EXPECT_NE(k.ptx.find(".entry " + c.kernelName), std::string::npos);
     EXPECT_EQ(c.layout, masked ? kLayoutMasked : kLayoutContiguous);
     EXPECT_EQ(c.groups, masked ? 4 : 8);
-    EXPECT_EQ(c.cluster, 1);
+    // 32768 contiguous rows at K = 7168: the runtime multicasts A on 2-CTA
+    // clusters (kernelCapabilities); 4 x 256 masked rows: single CTAs.
+    EXPECT_EQ(c.cluster, masked ? 1 : 2);
     // A, A scales, B and D maps (masked: A, its scales and D 3-D); B-scale
     // pointer; M; the groups tensor's address; masked: D's address, then
     // (4 groups of 256 rows: the selection adds a 128x192 tile shape) that

@@ -161,11 +161,11 @@ int64_t smemBytes(const KernelConfig &c, const ProblemDesc &p);
 /// default is everything the config space holds. The lowering of this
 /// version multicasts A or B (B: the normal GEMM) and takes block M up to
 /// 256 (256 for the normal GEMM with a bf16 output and 128x128 B scales).
-/// Multicast is correct but measured no faster on the H200 (A: 1000-1019
-/// TFLOPS against 1044-1059 without, at 4096x4096x7168 and 4096x24576x1536;
-/// B: docs/config-selection.md), so the runtime, the dgemm-to-ptx pipeline
-/// and the dgemm-select-config pass's option defaults (kernelCapabilities())
-/// do not choose it; a config that asks for it is lowered as asked.
+/// The runtime, the dgemm-to-ptx pipeline and the dgemm-select-config pass's
+/// option defaults (kernelCapabilities()) take multicast only where it was
+/// measured faster: at least 8192 rows and K >= 2048 (docs/
+/// config-selection.md, "Multicast: where the runtime takes it"); a config
+/// that asks for it elsewhere is lowered as asked.
 struct SelectOptions {
   bool allowMulticast = true;
   bool allowMulticastB = true;
@@ -176,10 +176,24 @@ struct SelectOptions {
   /// or the runtime's own M), not a hint: A's box may be cut to it
   /// (KernelConfig::aBoxRows).
   bool exactM = true;
+  /// Multicast only for problems with at least this many rows (all rows of
+  /// the contiguous layout, the expected rows of a masked group) and at
+  /// least this K. Whatever these say, clusters need M >= 512.
+  int64_t multicastMinRows = 512;
+  int64_t multicastMinK = 0;
 };
 
-/// The capabilities of the current Hopper lowering.
-inline SelectOptions kernelCapabilities() { return {false, false, 256}; }
+/// The capabilities of the current Hopper lowering, and where its multicast
+/// kernels (with the drained exit, dgemm-lower-to-kernel's default) ran
+/// faster than single CTAs on the H100: M >= 8192 with K >= 2048, 128x192
+/// tiles (+0-13% normal, +0-2.5% contiguous). At M = 4096 they ran 1-2%
+/// slower, at K = 512 7% slower.
+inline SelectOptions kernelCapabilities() {
+  SelectOptions o;
+  o.multicastMinRows = 8192;
+  o.multicastMinK = 2048;
+  return o;
+}
 
 /// The chosen config. Deterministic. Precondition: checkProblem(p) is empty.
 KernelConfig selectConfig(const ProblemDesc &p, const TargetDesc &t,

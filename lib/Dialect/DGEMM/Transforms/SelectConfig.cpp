@@ -50,6 +50,8 @@ struct SelectConfigPass
       options.allowMulticast = multicast;
       options.allowMulticastB = multicastB;
       options.maxBlockM = maxBlockM;
+      options.multicastMinRows = multicastMinRows;
+      options.multicastMinK = multicastMinK;
       // An M hint (or the default) is no row count: A's box stays whole.
       auto normal = dyn_cast<GemmOp>(op.getOperation());
       options.exactM = normal && !cast<MemRefType>(normal.getA().getType())

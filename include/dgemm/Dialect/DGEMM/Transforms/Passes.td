@@ -31,11 +31,13 @@ def DGEMMSelectConfig : Pass<"dgemm-select-config"> {
        = ceil(tiles / SMs); ties go to the larger tile. This is how block N 112
        wins at M=256, N=7168 (128 tiles in one wave) over 128 (112 tiles).
     4. Stages: as many as fit shared memory, at most 8.
-    5. 2-CTA multicast for M >= 512 (A when the N blocks pair up, else B),
-       only with `multicast=true` (and `multicast-b=true` for B): by default
-       the pass allows what the runtime and `dgemm-to-ptx` allow
-       (`::dgemm::kernelCapabilities()`, no multicast: measured no faster),
-       so the config it prints is the one the runtime would run.
+    5. 2-CTA multicast (A when the N blocks pair up, else B for the normal
+       GEMM) for M >= `multicast-min-rows` (at least 512) and K >=
+       `multicast-min-k`, with `multicast=true` (and `multicast-b=true` for
+       B): by default the pass allows what the runtime and `dgemm-to-ptx`
+       allow (`::dgemm::kernelCapabilities()`: M >= 8192 and K >= 2048,
+       where multicast measured faster), so the config it prints is the one
+       the runtime would run.
     6. SMs: the fewest that keep the number of waves (a multiple of the cluster).
     7. Tile order: groups of 16 N blocks (1 for a single wave).
 
@@ -61,6 +63,14 @@ def DGEMMSelectConfig : Pass<"dgemm-select-config"> {
     Option<"multicastB", "multicast-b", "bool",
            /*default=*/"::dgemm::kernelCapabilities().allowMulticastB",
            "Allow multicasting B, clusters along M (default: as the runtime)">,
+    Option<"multicastMinRows", "multicast-min-rows", "int64_t",
+           /*default=*/"::dgemm::kernelCapabilities().multicastMinRows",
+           "Multicast only with at least this many rows (contiguous: all "
+           "rows; masked: expected rows per group; at least 512 whatever "
+           "this says; default: as the runtime)">,
+    Option<"multicastMinK", "multicast-min-k", "int64_t",
+           /*default=*/"::dgemm::kernelCapabilities().multicastMinK",
+           "Multicast only with K at least this (default: as the runtime)">,
     Option<"maxBlockM", "max-block-m", "int64_t",
            /*default=*/"::dgemm::kernelCapabilities().maxBlockM",
            "Largest block M to choose (default: the lowering's capability)">,
