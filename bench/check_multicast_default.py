@@ -2,8 +2,8 @@
 #===- check_multicast_default.py - the runtime's multicast kernels, checked -===#
 """Launches, once each, kernels the runtime chooses with 2-CTA multicast
 (kernelCapabilities: 8192 rows or more at K >= 2048, the drained exit) and
-checks them: normal GEMMs with A multicast (128x192 and 256x128, a partial
-last M block) and B multicast, one with a bias, and contiguous layouts with
+checks them: normal GEMMs with B multicast (128x192) and A multicast
+(128x192 and 256x128, a partial last M block), one with a bias, and contiguous layouts with
 padding rows, skipped -1 blocks, an empty group and a one-row group (the
 offsets form compared bit for bit; their configs: DGEMM_PRINT_CONFIGS=1).
 Each output is poisoned first and
@@ -24,9 +24,10 @@ import run_bench as RB  # noqa: E402
 import run_bias  # noqa: E402
 import run_grouped as RG  # noqa: E402
 
-# (M, N, K): 128x192 A multicast; 128x192 B multicast (3 N blocks);
-# 256x128 A multicast with 33 M blocks; 128x192 A multicast, 3 waves.
-NORMAL = [(8192, 768, 2048), (8192, 576, 2048), (8320, 1024, 2048), (8192, 1152, 4096)]
+# (M, N, K): 128x192 B multicast; the same with 3 N blocks on 96 CTAs;
+# 128x192 A multicast (65 M blocks, the last partial: B cannot pair them);
+# 256x128 A multicast with 33 M blocks.
+NORMAL = [(8192, 768, 2048), (8192, 576, 2048), (8320, 768, 2048), (8320, 1024, 2048)]
 BIAS = [(8192, 768, 2048)]
 # Contiguous: (N, K, group sizes, skipped blocks between groups).
 CONTIGUOUS = [(768, 2048, [4000, 4100, 130, 0, 1], True),

@@ -257,13 +257,18 @@ TEST(ConfigSelection, KernelCapabilitiesFollowTheSweep) {
 TEST(ConfigSelection, KernelCapabilitiesMulticastFromMeasuredRows) {
   TargetDesc t;
   SelectOptions caps = kernelCapabilities();
-  // 128x192, 22 N blocks: A pairs them (1337 TFLOPS against 1258).
+  // 128x192: B, the larger tile, is shared where both pair up (1373
+  // TFLOPS, A 1337, none 1258).
   KernelConfig c = selectConfig(normal(8192, 4096, 7168), t, caps);
   EXPECT_EQ(c.blockM, 128);
-  EXPECT_EQ(c.multicast, Multicast::A);
+  EXPECT_EQ(c.blockN, 192);
+  EXPECT_EQ(c.multicast, Multicast::B);
   EXPECT_EQ(c.clusterSize, 2);
   EXPECT_EQ(c.numSMs % 2, 0);
   EXPECT_EQ(selectConfig(normal(32768, 7168, 2048), t, caps).multicast,
+            Multicast::B);
+  // An odd count of M blocks (65): A.
+  EXPECT_EQ(selectConfig(normal(8320, 7168, 2048), t, caps).multicast,
             Multicast::A);
   // The contiguous layout counts all its rows (4 x 8192).
   EXPECT_EQ(selectConfig(contiguous(4, 8192, 7168, 2048), t, caps).multicast,
