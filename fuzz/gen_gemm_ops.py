@@ -569,15 +569,30 @@ class Rules:
         the verifier sees, and A's box is cut (to M rounded up to 8) exactly
         for a static M that leaves rows of a block M 64 or 128 spare, in the bf16
         normal GEMM with 128x128 B scales and no cluster. With its default
-        options the pass allows what the runtime allows: no multicast, so
-        no cluster."""
-        err = Rules.config_error(k, Rules.problem(c, 1),
-                                 c.target[1:] if c.target else DEFAULT_TARGET)
+        options the pass allows what the runtime allows: multicast from
+        8192 rows (M, its hint, or 4096 without either) at K >= 2048 on an
+        even SM count, not k-grouped, not a weight-gradient form (1x128 B
+        scales, f32 D); B (normal GEMM, even M blocks, block N a multiple
+        of 16) where A cannot pair (odd N blocks) or block N exceeds block
+        M, else A where the N blocks are even."""
+        target = c.target[1:] if c.target else DEFAULT_TARGET
+        err = Rules.config_error(k, Rules.problem(c, 1), target)
         if err:
             return "selected config: " + err
-        if k["cluster"] != 1 or k["mc"] != "none":
-            return ("cluster %d, multicast %s: the default selection has "
-                    "none (as the runtime)" % (k["cluster"], k["mc"]))
+        p = Rules.problem(c, 4096)
+        want_mc = "none"
+        if (p["m"] >= 8192 and p["k"] >= 2048 and target[0] % 2 == 0 and
+                c.kind != "kgrouped" and not p["per_row"] and p["out"] == "bf16"):
+            can_a = cdiv(p["n"], k["bn"]) % 2 == 0
+            can_b = (c.kind == "gemm" and cdiv(p["m"], k["bm"]) % 2 == 0 and
+                     k["bn"] % 16 == 0)
+            if can_b and (not can_a or k["bn"] > k["bm"]):
+                want_mc = "b"
+            elif can_a:
+                want_mc = "a"
+        if k["mc"] != want_mc or k["cluster"] != (1 if want_mc == "none" else 2):
+            return ("cluster %d, multicast %s: the default selection's rules "
+                    "(as the runtime's) say multicast %s" % (k["cluster"], k["mc"], want_mc))
         a = c.operands["a"]
         want = 0
         if (c.kind == "gemm" and static(a.shape[0]) and
