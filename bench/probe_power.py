@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+#===- probe_power.py - time and power of dgemm and DeepGEMM, sustained ----===#
+"""Sustained runs of one contiguous case (default: 4 groups of 8192 rows, N
+4096, K 7168, equal sizes) by dgemm and by DeepGEMM, in turn, while
+nvidia-smi samples the board's power draw, SM clock, temperature and
+throttle reasons every 100 ms: whether the benchmark's later rounds, where
+dgemm slows by 8-9% and DeepGEMM does not (bench/results/2026-12-06-
+8eee173-h100-deepgemm-grouped.jsonl), are the power limit acting on dgemm's
+kernel. Each phase runs the call back to back for --seconds with the
+harness's L2 flush before each call and CUDA events around it; per phase it
+prints the median call time and the mean power, clock and temperature of
+the samples inside the phase, and the throttle reasons seen.
+
+  PYTHONPATH=python python3 bench/probe_power.py --phases dgemm,deepgemm,dgemm,deepgemm
+"""
+import argparse
+import csv
+import io
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import deepgemm_peer  # noqa: E402
+import run_bench as RB  # noqa: E402
+import run_grouped as RG  # noqa: E402
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--groups", type=int, default=4)
+    ap.add_argument("--m", type=int, default=8192)
+    ap.add_argument("--n", type=int, default=4096)
+    ap.add_argument("--k", type=int, default=7168)
+    ap.add_argument("--seconds", type=float, default=4.0)
+    ap.add_argument("--phases", default="dgemm,deepgemm,dgemm,deepgemm")
+    args = ap.parse_args(argv)
+    import torch
+    dgemm = RB.import_dgemm()
+    dg, why = deepgemm_peer.load()
+    shape = dict(layout="contiguous", groups=args.groups, m=args.m, n=args.n, k=args.k)
+    case = RG.Case(torch, dgemm, shape, [args.m] * args.groups, seed=1)
+    d_dg = torch.empty_like(case.d)
+    fns = {"dgemm": case.call}
+    if dg is not None:
+        fns["deepgemm"] = deepgemm_peer.contiguous(dg, case.a, case.sa_tma, case.b, case.sb,
+                                                   d_dg, case.m_indices)
+    else:
+        print("probe_power: DeepGEMM not importable: %s" % why)
+    for fn in fns.values():
+        fn()
+    torch.cuda.synchronize()
+    flush = torch.empty(1 << 30, dtype=torch.uint8, device="cuda")
+    smi = subprocess.Popen(
+        ["nvidia-smi", "--query-gpu=timestamp,power.draw,clocks.sm,temperature.gpu,"
+         "clocks_throttle_reasons.active", "--format=csv,noheader,nounits", "-lms", "100"],
+        stdout=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    phases = []
+    for name in args.phases.split(","):
+        if name not in fns:
+            continue
+        fn = fns[name]
+        times = []
+        t0 = time.time()
+        while time.time() - t0 < args.seconds:
+            ev = []
+            for _ in range(20):
+                flush.zero_()
+                a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                a.record()
+                fn()
+                b.record()
+                ev.append((a, b))
+            torch.cuda.synchronize()
+            times += [a.elapsed_time(b) * 1e3 for a, b in ev]
+        phases.append((name, t0, time.time(), times))
+    time.sleep(0.5)
+    smi.terminate()
+    out = smi.communicate()[0]
+    samples = []
+    for row in csv.reader(io.StringIO(out)):
+        if len(row) < 5:
+            continue
+        try:
+            ts = time.mktime(time.strptime(row[0].strip().split(".")[0], "%Y/%m/%d %H:%M:%S"))
+            frac = float("0." + row[0].strip().split(".")[1]) if "." in row[0] else 0.0
+            samples.append((ts + frac, float(row[1]), float(row[2]), float(row[3]), row[4].strip()))
+        except ValueError:
+            continue
+    flops = 2.0 * args.groups * args.m * args.n * args.k
+    print("%-9s %7s %9s %8s %8s %6s %5s  %s" % ("phase", "calls", "median us", "TFLOPS",
+                                                "power W", "SM MHz", "temp", "throttle reasons"))
+    for name, t0, t1, times in phases:
+        inside = [s for s in samples if t0 + 0.5 <= s[0] <= t1]
+        med = statistics.median(times)
+        late = statistics.median(times[len(times) // 2:])
+        mean = lambda i: statistics.mean(s[i] for s in inside) if inside else float("nan")  # noqa: E731
+        print("%-9s %7d %9.1f %8.0f %8.1f %6.0f %5.1f  %s (second half median %.1f us)" % (
+            name, len(times), med, flops / med / 1e6, mean(1), mean(2), mean(3),
+            sorted({s[4] for s in inside}), late), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
