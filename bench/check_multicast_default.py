@@ -13,7 +13,7 @@ printed and must be a 2-CTA one. Small enough to run under
 compute-sanitizer:
 
   PYTHONPATH=python python3 bench/check_multicast_default.py
-  compute-sanitizer --tool racecheck python3 bench/check_multicast_default.py
+  compute-sanitizer --tool racecheck python3 bench/check_multicast_default.py --subset
 Exits 1 when a check fails or a case is not multicast.
 """
 import sys
@@ -34,11 +34,21 @@ CONTIGUOUS = [(768, 2048, [4000, 4100, 130, 0, 1], True),
               (1152, 2048, [8192, 1], False)]
 
 
-def main():
+def main(argv=None):
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--subset", action="store_true",
+                    help="only B at 128x192, A at 256x128 and the contiguous case with "
+                         "skipped blocks (for racecheck, which takes about a minute a case)")
+    args = ap.parse_args(argv)
+    normal, bias, contiguous = NORMAL, BIAS, CONTIGUOUS
+    if args.subset:
+        normal, bias, contiguous = [NORMAL[0], NORMAL[3]], [], CONTIGUOUS[:1]
     import torch
     dgemm = RB.import_dgemm()
     bad = 0
-    for i, (m, n, k) in enumerate(NORMAL):
+    for i, (m, n, k) in enumerate(normal):
         cfg = dgemm.config(m, n, k)
         inp = RB.make_inputs(torch, dgemm, m, n, k, seed=i)
         ref, rms = RB.reference(torch, dgemm, inp)
@@ -53,14 +63,14 @@ def main():
             m, n, k, "checked" if ok else "FAILED", RB.short_config(cfg),
             chk.get("calc_diff", float("nan")), "" if ok else chk), flush=True)
         del inp, ref, out
-    args = type("Args", (), {"seed": 1})()
-    for i, (m, n, k) in enumerate(BIAS):
-        rec, _, _ = run_bias.check_case(torch, dgemm, dict(m=m, n=n, k=k), i, args)
+    bias_args = type("Args", (), {"seed": 1})()
+    for i, (m, n, k) in enumerate(bias):
+        rec, _, _ = run_bias.check_case(torch, dgemm, dict(m=m, n=n, k=k), i, bias_args)
         ok = rec["check"]["ok"] and "cluster = 2" in rec["config"]
         bad += not ok
         print("bias       %d,%d,%d %s: %s" % (m, n, k, "checked" if ok else "FAILED",
                                                RB.short_config(rec["config"])), flush=True)
-    for i, (n, k, sizes, skip) in enumerate(CONTIGUOUS):
+    for i, (n, k, sizes, skip) in enumerate(contiguous):
         shape = dict(layout="contiguous", groups=len(sizes), m=max(sizes), n=n, k=k)
         case = RG.Case(torch, dgemm, shape, sizes, seed=50 + i, skip_blocks=skip)
         chk = case.check()

@@ -571,7 +571,7 @@ class Rules:
         normal GEMM with 128x128 B scales and no cluster. With its default
         options the pass allows what the runtime allows: multicast from
         8192 rows (M, its hint, or 4096 without either) at K >= 2048 on an
-        even SM count, not k-grouped, not a weight-gradient form (1x128 B
+        even SM count with more tiles than SMs, not k-grouped, not a weight-gradient form (1x128 B
         scales, f32 D); B (normal GEMM, even M blocks, block N a multiple
         of 16) where A cannot pair (odd N blocks) or block N exceeds block
         M, else A where the N blocks are even."""
@@ -581,7 +581,10 @@ class Rules:
             return "selected config: " + err
         p = Rules.problem(c, 4096)
         want_mc = "none"
+        tiles = cdiv(p["m"], k["bm"]) * cdiv(p["n"], k["bn"]) * (
+            p["groups"] if c.kind == "masked" else 1)
         if (p["m"] >= 8192 and p["k"] >= 2048 and target[0] % 2 == 0 and
+                tiles > target[0] and
                 c.kind != "kgrouped" and not p["per_row"] and p["out"] == "bf16"):
             can_a = cdiv(p["n"], k["bn"]) % 2 == 0
             can_b = (c.kind == "gemm" and cdiv(p["m"], k["bm"]) % 2 == 0 and

@@ -110,7 +110,8 @@
 // ------------------------------
 // 2-CTA clusters only when m >= 512 (masked: expected rows per group) and the
 // options' multicastMinRows and multicastMinK allow (the runtime's: M >= 8192,
-// K >= 2048), the target SM count is even, the kind is not k-grouped and the
+// K >= 2048), the target SM count is even, the tiles take more than one
+// wave, the kind is not k-grouped and the
 // GEMM is not a weight-gradient form (1x128 B scales, f32 output; their
 // lowering takes no clusters): multicast A (the two CTAs are neighbours
 // along N) needs an even count of N blocks; multicast B (neighbours along M;
@@ -659,10 +660,13 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t,
   // their lowering takes no clusters.
   bool weightGradientForm =
       p.bScale == BScaleGranularity::Row1x128 || p.out == OutType::F32;
+  // Nor for a single wave: every tile then loads once anyway, and no
+  // single-wave multicast kernel was measured faster (DeepGEMM's model
+  // rules it out too).
   if (o.allowMulticast && p.m >= kMulticastMinRows &&
       p.m >= o.multicastMinRows && p.k >= o.multicastMinK &&
       targetSMs % 2 == 0 && p.kind != GemmKind::KGrouped &&
-      !weightGradientForm) {
+      !weightGradientForm && best.waves > 1) {
     // Share the larger of the two tiles when both can pair: B when block N
     // exceeds block M (the normal GEMM). At 128x192 and 8192-32768 rows B
     // multicast ran 1-7% faster than A on all six shapes measured (H100,

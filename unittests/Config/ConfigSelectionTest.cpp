@@ -287,6 +287,8 @@ TEST(ConfigSelection, KernelCapabilitiesMulticastFromMeasuredRows) {
   EXPECT_EQ(selectConfig(wgrad, t, caps).clusterSize, 1);
   wgrad.bScale = BScaleGranularity::Block128x128;
   EXPECT_EQ(selectConfig(wgrad, t, caps).clusterSize, 1);
+  // One wave (128 tiles of 128x192): none.
+  EXPECT_EQ(selectConfig(normal(8192, 384, 2048), t, caps).clusterSize, 1);
   // The thresholds never lower the config space's own 512 rows.
   SelectOptions low = caps;
   low.multicastMinRows = 0;

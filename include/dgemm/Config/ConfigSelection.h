@@ -163,9 +163,9 @@ int64_t smemBytes(const KernelConfig &c, const ProblemDesc &p);
 /// 256 (256 for the normal GEMM with a bf16 output and 128x128 B scales).
 /// The runtime, the dgemm-to-ptx pipeline and the dgemm-select-config pass's
 /// option defaults (kernelCapabilities()) take multicast only where it was
-/// measured faster: at least 8192 rows and K >= 2048 (docs/
-/// config-selection.md, "Multicast: where the runtime takes it"); a config
-/// that asks for it elsewhere is lowered as asked.
+/// measured faster: at least 8192 rows, K >= 2048 and more than one wave
+/// (docs/config-selection.md, "Multicast: where the runtime takes it"); a
+/// config that asks for it elsewhere is lowered as asked.
 struct SelectOptions {
   bool allowMulticast = true;
   bool allowMulticastB = true;
