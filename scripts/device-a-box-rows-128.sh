@@ -21,7 +21,6 @@
 # -> $OUT/ab-a-box-rows-128.log
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-probe-cache
-cd "$root" || exit 2
 {
   rc=0
   for shape in 81,25552,14208 102,23168,15104 116,28704,16256 120,7168,2048; do

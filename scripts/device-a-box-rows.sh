@@ -11,7 +11,6 @@
 # -> $OUT/ab-a-box-rows.log
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-probe-cache
-cd "$root" || exit 2
 {
   rc=0
   timeout 300 python3 bench/ab_kernel_ir.py "--config=a_box_rows=-" \

@@ -14,7 +14,6 @@
 # [--ref wgrad_same_work].
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-ab-bundle-cache
-cd "$root" || exit 2
 CMD=${CMD:?set CMD to the bench command}
 # A folder that already holds rounds (a warm machine keeps /tmp) would mix
 # them into this run's summary.

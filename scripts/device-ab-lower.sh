@@ -15,7 +15,6 @@
 #    into $OUT/sass.tar.xz (the tool brings back 8 files at most)
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-ab-lower-cache
-cd "$root" || exit 2
 rc=0
 LOWER=${LOWER:?set LOWER to the option sets, separated by ;}
 read -r -a shapes <<< "${SHAPES:---normal}"

@@ -14,7 +14,6 @@
 # -> $OUT/b-scale-copy.log
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-b-scale-copy-cache
-cd "$root" || exit 2
 rc=0
 {
   nvidia-smi --query-gpu=name --format=csv,noheader

@@ -9,7 +9,6 @@
 # -> $OUT/b-scale-prefetch.log
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-b-scale-prefetch-cache
-cd "$root" || exit 2
 rc=0
 {
   nvidia-smi --query-gpu=name --format=csv,noheader

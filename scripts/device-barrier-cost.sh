@@ -8,7 +8,6 @@
 # -> $OUT/barrier-cost.log
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-barrier-cost-cache
-cd "$root" || exit 2
 {
   nvidia-smi --query-gpu=name --format=csv,noheader
   echo "bundle $(cat /tmp/dgemm/dgemm/COMMIT)"

@@ -10,7 +10,6 @@
 # -> $OUT/bias.log, $OUT/bias.jsonl
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-bias-cache
-cd "$root" || exit 2
 rc=0
 {
   nvidia-smi --query-gpu=name --format=csv,noheader

@@ -10,7 +10,6 @@
 #    for it) and its normal GEMM -> $OUT/memcheck-su.log, racecheck-su.log
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-check-su-cache
-cd "$root" || exit 2
 rc=0
 timeout 150 python3 bench/ab_kernel_ir.py "--config=block_m=256,block_n=128,stages=3" \
   4096,2112,7168 4096,24576,1536 4096,32768,512 2>&1 | tee "$OUT/ab-bm256.log" || rc=1

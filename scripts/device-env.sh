@@ -3,7 +3,8 @@
 # /tmp/dgemm-device-out), unpacks the carried bundle (.bundle/dgemm.tar.xz,
 # or $BUNDLE_DIR/dgemm.tar.xz) into /tmp/dgemm (once per bundle), and exports what dgemm's Python package and the bench
 # tools read (DGEMM_LIB, DGEMM_OPT, PYTHONPATH, DGEMM_CACHE_DIR unless set)
-# with the CUDA tools on PATH. Sets `root`, the checkout.
+# with the CUDA tools on PATH and PYTHONUNBUFFERED=1 (the logs show each line as
+# it comes). Sets `root`, the checkout, and cds there.
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${OUT:-/tmp/dgemm-device-out}
 mkdir -p "$OUT"
@@ -20,6 +21,8 @@ fi
 export DGEMM_LIB=/tmp/dgemm/dgemm/lib/libdgemm.so DGEMM_OPT=/tmp/dgemm/dgemm/bin/dgemm-opt
 export PYTHONPATH="$root/python" DGEMM_CACHE_DIR=${DGEMM_CACHE_DIR:-$1}
 export PATH="$PATH:/usr/local/cuda/bin:/usr/local/cuda-13.0/bin"
+export PYTHONUNBUFFERED=1
+cd "$root" || exit 2
 
 # kernel_sass IR NAME: a kernel-IR file to PTX (dgemm-opt), cubin (ptxas -v,
 # its report in $OUT/ptx/NAME.ptxas) and SASS ($OUT/sass/NAME.sass).

@@ -22,7 +22,6 @@
 # -> $OUT/epilogue-$PART.log, $OUT/bits.log
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-epilogue-cache
-cd "$root" || exit 2
 rc=0
 sx=lower.staging-store=stmatrix
 ew=lower.epilogue-sync=warpgroup

@@ -6,7 +6,6 @@
 # -> $OUT/flush-kind.log
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-flush-kind-cache
-cd "$root" || exit 2
 {
   nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.mem --format=csv,noheader
   echo "bundle $(cat /tmp/dgemm/dgemm/COMMIT)"

@@ -17,7 +17,6 @@
 #    M = 1-2 at long K -> $OUT/ab-k-split.log
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-k-split-cache
-cd "$root" || exit 2
 edges="${EDGES:-64,2112,7296 100,1000,128 64,32768,640 64,32768,512}"
 small="64,2112,7168 128,2112,7168 64,7168,16384 64,4096,7168 1,608,12544 2,1104,14848"
 rc=0

@@ -10,7 +10,6 @@
 # -> $OUT/ab-l2-hint-d.log
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-probe-cache
-cd "$root" || exit 2
 rc=0
 {
   timeout 240 python3 bench/ab_kernel_ir.py "--lower=l2-hint-d=evict-first" \

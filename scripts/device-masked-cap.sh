@@ -12,7 +12,6 @@
 # -> $OUT/ab-masked-cap.log, $OUT/probe-torch-scale-layout.log
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-probe-cache
-cd "$root" || exit 2
 {
   rc=0
   for sel in "" "--drawn" "--sizes 224,183,256,256"; do

@@ -10,7 +10,6 @@
 # -> $OUT/masked-dram.csv (one row per kernel and metric)
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-masked-dram-cache
-cd "$root" || exit 2
 rc=0
 metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
 metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed

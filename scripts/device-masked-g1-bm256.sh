@@ -10,7 +10,6 @@
 #   run(command="bash scripts/device-masked-g1-bm256.sh", carry=[".bundle"])
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-g1-cache
-cd "$root" || exit 2
 rc=0
 constant='llvm\.inline_asm "mov\.b32 \$0, \$1;", "=r,r" (%\w+) : \(i32\) -> i32=>arith.ori \1, \1 : i32'
 for only in G1-m1024-n4096-k7168 G1-m1024-n7168-k2048; do

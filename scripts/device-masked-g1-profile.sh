@@ -10,7 +10,6 @@
 #    scripts/ncu_source_buckets.py's summary -> $OUT/ncu-buckets-g1.txt
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-g1-profile-cache
-cd "$root" || exit 2
 mkdir -p "$OUT/ir"
 rc=0
 constant='llvm\.inline_asm "mov\.b32 \$0, \$1;", "=r,r" (%\w+) : \(i32\) -> i32=>arith.ori \1, \1 : i32'

@@ -17,7 +17,6 @@
 # --clock-control (base: its locked clock; none: the GPU's own clocks).
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-gap-cache
-cd "$root" || exit 2
 mkdir -p "$OUT/ir"
 rc=0
 timeout 300 python3 bench/ab_masked_gap.py --all --ir-dir "$OUT/ir" --lower "${LOWER:-}" --edit "${EDIT:-}" 2>&1 |

@@ -8,7 +8,6 @@
 # -> $OUT/ab-masked-multicast-{drawn,equal}.log
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-probe-cache
-cd "$root" || exit 2
 one="alt_block_m=-,alt_block_n=-,alt_stages=-,alt_num_sms=-"
 wide="$one,block_m=128,block_n=192,stages=4,num_sms=132"
 mca="cluster=2,multicast=a,swizzle_group=2"

@@ -13,7 +13,6 @@
 # 4. 1. with equal sizes -> $OUT/ab-masked-walk-equal.log
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-masked-walk-cache
-cd "$root" || exit 2
 walk="masked-walk=cost"
 variants="${VARIANTS:-$walk}"
 rc=0

@@ -8,7 +8,6 @@
 #    (odd M block count, one M block) -> $OUT/{memcheck,racecheck}-multicast-b.log
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-probe-cache
-cd "$root" || exit 2
 rc=0
 timeout 300 python3 bench/check_multicast_b.py --time 2>&1 | tee "$OUT/check-multicast-b.log" || rc=1
 for tool in memcheck racecheck; do

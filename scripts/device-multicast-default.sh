@@ -12,8 +12,6 @@
 #    shapes beside DeepGEMM, the contiguous ones now multicast.
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-mcdef-cache
-cd "$root" || exit 2
-export PYTHONUNBUFFERED=1
 t0=$(date +%s)
 rc=0
 DGEMM_PRINT_CONFIGS=1 timeout -k 5 120 python3 bench/check_multicast_default.py \

@@ -15,8 +15,6 @@
 #    $OUT/sanitize-multicast-*.log.
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-mc-cache
-cd "$root" || exit 2
-export PYTHONUNBUFFERED=1
 rc=0
 mc256="block_m=256,block_n=128,stages=3,cluster=2,multicast=a,num_sms=132"
 edits="$mc256;$mc256,lower.multicast-exit=drain"

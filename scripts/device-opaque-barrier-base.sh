@@ -10,7 +10,6 @@
 # kernels).
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-opaque-base-cache
-cd "$root" || exit 2
 rc=0
 # The base: BASE is the SSA name of the body's `llvm.mlir.addressof
 # @dgemm_smem` (%89: the first shape's body of the 4-group two-shape kernel;

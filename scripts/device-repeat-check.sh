@@ -26,7 +26,6 @@ mkdir -p "$OUT"
   for dir in ${BUNDLE_DIRS:-.bundle}; do
     export BUNDLE_DIR="$here/../$dir"
     source "$here/device-env.sh" "/tmp/dgemm-repeat-cache-$dir"
-    cd "$root" || exit 2
     echo "######## bundle $dir: $(cat "$BUNDLE_DIR/COMMIT" 2>/dev/null)"
     echo "== plain"
     timeout 90 python3 bench/probe_repeat_check.py --repeats=8 --config=a_box_rows=88 81,25552,14208 || rc=1

@@ -9,7 +9,6 @@
 #    $OUT/ab-a-box-rows-128.log
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-sanitize-cache
-cd "$root" || exit 2
 rc=0
 for tool in memcheck racecheck synccheck initcheck; do
   extra=()

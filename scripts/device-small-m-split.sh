@@ -7,7 +7,6 @@
 #   run(command="bash scripts/device-small-m-split.sh", carry=[".bundle"])
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-small-m-cache
-cd "$root" || exit 2
 off="lower.tail-split=on,lower.consumer-k-split=off"
 while IFS='|' read -r shape edits; do
   timeout 120 python3 bench/ab_kernel_ir.py "--config=$edits" "$shape" 2>&1 | tee -a "$OUT/ab-small-m-split.log"

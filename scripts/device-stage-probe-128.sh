@@ -11,7 +11,6 @@
 # -> $OUT/stage-probe-128.log
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-probe-cache
-cd "$root" || exit 2
 rc=0
 {
   if [ -z "${SELECTED_ONLY:-}" ]; then

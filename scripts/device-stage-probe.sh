@@ -9,7 +9,6 @@
 # -> $OUT/stage-probe.log
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-probe-cache
-cd "$root" || exit 2
 log="$OUT/stage-probe.log"
 rc=0
 {

@@ -10,7 +10,6 @@
 #    -> $OUT/ab-contiguous-order{,-drawn}.log
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-probe-cache
-cd "$root" || exit 2
 rc=0
 nvidia-smi --query-gpu=name,clocks.sm,power.draw,temperature.gpu --format=csv,noheader
 timeout 200 python3 bench/probe_swap_headroom.py --rounds "${ROUNDS:-5}" 2>&1 |

@@ -11,7 +11,6 @@
 #   run(command="bash scripts/device-sweep-g4-drawn.sh", carry=[".bundle"])
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-sweep-g4-cache
-cd "$root" || exit 2
 blocks=${BLOCKS:-256x128,256x112,256x96,128x192,128x160,128x128,64x192,64x128}
 for lower in default "masked-walk=cost"; do
   tag=$([ "$lower" = default ] && echo default || echo cost)

@@ -8,7 +8,6 @@
 #   run(command="bash scripts/device-sweep-masked-c132.sh", carry=[".bundle"])
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-sweep-g4-cache
-cd "$root" || exit 2
 for sizes in drawn equal; do
   timeout 270 python3 bench/sweep_grouped.py --layout masked --sizes "$sizes" --num-sms 132 \
     --blocks 256x128,256x112,128x192,128x128 --out "$OUT/sweep-masked-$sizes-c132.jsonl" \

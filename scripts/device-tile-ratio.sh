@@ -16,8 +16,6 @@
 #    $OUT/sweep-contiguous-multicast-drain.jsonl.
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-tile-cache
-cd "$root" || exit 2
-export PYTHONUNBUFFERED=1
 rc=0
 drain="lower.multicast-exit=drain"
 bm256="block_m=256,block_n=128,stages=3,num_sms=132"

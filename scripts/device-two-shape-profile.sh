@@ -14,7 +14,6 @@
 #    scripts/ncu_source_buckets.py's summary -> $OUT/ncu-buckets-two-shape.txt
 set -uo pipefail
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-two-shape-cache
-cd "$root" || exit 2
 rc=0
 one_shape='alt_block_m=-,alt_block_n=-,alt_stages=-,alt_num_sms=-'
 # IR_SUB: also the grouped kernel edited by this --ir-sub (a variant to try).
