@@ -187,7 +187,8 @@ struct SelectOptions {
 /// kernels (with the drained exit, dgemm-lower-to-kernel's default) ran
 /// faster than single CTAs on the H100: M >= 8192 with K >= 2048, 128x192
 /// tiles (+0-13% normal, +0-2.5% contiguous). At M = 4096 they ran 1-2%
-/// slower, at K = 512 7% slower.
+/// slower, at K = 512 7% slower. (selectConfig itself never clusters a
+/// single wave or a weight-gradient form.)
 inline SelectOptions kernelCapabilities() {
   SelectOptions o;
   o.multicastMinRows = 8192;

@@ -31,10 +31,12 @@ def DGEMMSelectConfig : Pass<"dgemm-select-config"> {
        = ceil(tiles / SMs); ties go to the larger tile. This is how block N 112
        wins at M=256, N=7168 (128 tiles in one wave) over 128 (112 tiles).
     4. Stages: as many as fit shared memory, at most 8.
-    5. 2-CTA multicast (A when the N blocks pair up, else B for the normal
-       GEMM) for M >= `multicast-min-rows` (at least 512) and K >=
-       `multicast-min-k`, with `multicast=true` (and `multicast-b=true` for
-       B): by default the pass allows what the runtime and `dgemm-to-ptx`
+    5. 2-CTA multicast for M >= `multicast-min-rows` (at least 512), K >=
+       `multicast-min-k` and more than one wave, never for the
+       weight-gradient forms: B (the normal GEMM) where the M blocks pair up
+       and block N exceeds block M or the N blocks do not pair, else A where
+       they do; with `multicast=true` (and `multicast-b=true` for B). By
+       default the pass allows what the runtime and `dgemm-to-ptx`
        allow (`::dgemm::kernelCapabilities()`: M >= 8192 and K >= 2048,
        where multicast measured faster), so the config it prints is the one
        the runtime would run.
