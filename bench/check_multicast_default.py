@@ -3,9 +3,11 @@
 """Launches, once each, kernels the runtime chooses with 2-CTA multicast
 (kernelCapabilities: 8192 rows or more at K >= 2048, the drained exit) and
 checks them: normal GEMMs with B multicast (128x192) and A multicast
-(128x192 and 256x128, a partial last M block), one with a bias, and contiguous layouts with
-padding rows, skipped -1 blocks, an empty group and a one-row group (the
-offsets form compared bit for bit; their configs: DGEMM_PRINT_CONFIGS=1).
+(128x192 and 256x128, a partial last M block), one with a bias, and contiguous layouts
+(B multicast on pairs of M blocks) with padding rows, skipped -1 blocks,
+an empty group and a one-row group: pairs of one group, of two groups,
+with one -1 block and with one block past M (the offsets form compared
+bit for bit; their configs: DGEMM_PRINT_CONFIGS=1).
 Each output is poisoned first and
 checked against the float reference (run_bench.check_output /
 run_grouped.Case.verify, which also checks untouched rows); the config is
@@ -14,6 +16,7 @@ compute-sanitizer:
 
   PYTHONPATH=python python3 bench/check_multicast_default.py
   compute-sanitizer --tool racecheck python3 bench/check_multicast_default.py --subset
+  ... --contiguous      # the contiguous cases only
 Exits 1 when a check fails or a case is not multicast.
 """
 import sys
@@ -41,10 +44,14 @@ def main(argv=None):
     ap.add_argument("--subset", action="store_true",
                     help="only B at 128x192, A at 256x128 and the contiguous case with "
                          "skipped blocks (for racecheck, which takes about a minute a case)")
+    ap.add_argument("--contiguous", action="store_true",
+                    help="only the contiguous cases (with --subset: the first)")
     args = ap.parse_args(argv)
     normal, bias, contiguous = NORMAL, BIAS, CONTIGUOUS
     if args.subset:
         normal, bias, contiguous = [NORMAL[0], NORMAL[3]], [], CONTIGUOUS[:1]
+    if args.contiguous:
+        normal, bias = [], []
     import torch
     dgemm = RB.import_dgemm()
     bad = 0

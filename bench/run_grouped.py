@@ -477,6 +477,8 @@ def main(argv=None):
     ap.add_argument("--sanitize", action="store_true",
                     help="small cases, one call each, no timing (for compute-sanitizer)")
     ap.add_argument("--time-budget", type=float, default=0.0)
+    ap.add_argument("--layout", choices=("contiguous", "masked"),
+                    help="only the reference cases of this layout")
     args = ap.parse_args(argv)
 
     import torch
@@ -513,7 +515,8 @@ def main(argv=None):
                  (many, many["sizes"], False)]
     else:
         if not args.no_csv:
-            cases += [(shape, sizes, False) for shape, sizes in reference_cases(args.seed)]
+            cases += [(shape, sizes, False) for shape, sizes in reference_cases(args.seed)
+                      if not args.layout or shape["layout"] == args.layout]
         extra = many_group_cases() if args.random else []
         for c in random_cases(args.random, args.seed) + extra:
             cases.append((c, c["sizes"], c["skip_blocks"]))

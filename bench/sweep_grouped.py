@@ -14,6 +14,7 @@ with the runtime's capabilities) is timed through the public call.
   DGEMM_OPT=.../dgemm-opt PYTHONPATH=python python3 bench/sweep_grouped.py --out sweep.jsonl
   ... --layout masked --blocks 256x128,256x112 --multicast   # those tiles, with and
                                                               # without multicast A
+  ... --layout contiguous --blocks 128x192 --multicast --multicast-b  # none, A, B
   ... --layout masked --sizes drawn        # the benchmark's drawn group sizes
   ... --lower 'masked-walk=cost'           # candidates lowered with these
   ... --only G4-m256-n7168-k2048           # the shapes whose label contains this
@@ -82,24 +83,30 @@ def candidates(shape, sms=132):
     return out
 
 
-def with_multicast(cands, n):
-    """Each candidate, and its multicast-A variant (2-CTA clusters of N
-    neighbours: even N blocks, an even CTA count) where N allows it."""
+def with_multicast(cands, n, a=True, b=False):
+    """Each candidate, and with `a` its multicast-A variant (2-CTA clusters
+    of N neighbours: even N blocks, an even CTA count) where N allows it,
+    with `b` its multicast-B variant (pairs of M blocks; the contiguous
+    layout, block N a multiple of 16)."""
     out = []
     for bm, bn, group, ctas in cands:
-        out.append((bm, bn, group, ctas, False))
-        if sweep.ceil_div(n, bn) % 2 == 0:
-            out.append((bm, bn, group - group % 2 if group > 1 else 1, ctas + ctas % 2, True))
+        out.append((bm, bn, group, ctas, ""))
+        if a and sweep.ceil_div(n, bn) % 2 == 0:
+            out.append((bm, bn, group - group % 2 if group > 1 else 1, ctas + ctas % 2, "a"))
+        if b and bn % 16 == 0:
+            out.append((bm, bn, group, ctas + ctas % 2, "b"))
     return out
 
 
-def lower(shape, bm, bn, group, ctas, multicast=False, options=""):
+def lower(shape, bm, bn, group, ctas, multicast="", options=""):
     """(config, kernel IR) for the most stages the verifier accepts, lowered
-    with dgemm-lower-to-kernel `options`."""
+    with dgemm-lower-to-kernel `options`; `multicast` "a" or "b" makes it a
+    2-CTA cluster sharing that operand."""
     for stages in range(8, 2, -1):
         cfg = sweep.config_text(bm, bn, stages, group, ctas)
         if multicast:
-            cfg = cfg.replace("cluster = 1, multicast = none", "cluster = 2, multicast = a")
+            cfg = cfg.replace("cluster = 1, multicast = none",
+                              "cluster = 2, multicast = " + multicast)
         r = subprocess.run([sweep.DGEMM_OPT, "--dgemm-lower-to-kernel" +
                             ("=" + options if options else "")],
                            input=grouped_ir(shape, cfg), capture_output=True, text=True)
@@ -128,6 +135,8 @@ def main(argv=None):
                     help="only these block shapes, e.g. 256x128,128x192")
     ap.add_argument("--multicast", action="store_true",
                     help="also each candidate with multicast A (2-CTA clusters)")
+    ap.add_argument("--multicast-b", action="store_true",
+                    help="also each candidate with multicast B (contiguous layout)")
     ap.add_argument("--sizes", choices=("equal", "drawn"), default="equal",
                     help="group sizes: every group m rows, or the benchmark's drawn sizes "
                          "(m x U(0.7, 1.3), run_grouped.reference_cases(1))")
@@ -174,8 +183,8 @@ def main(argv=None):
                 cands = [c for c in cands if (c[0], c[1]) in keep]
             if args.num_sms:
                 cands = [(bm, bn, grp, args.num_sms) for bm, bn, grp, _ in cands]
-            cands = with_multicast(cands, n) if args.multicast else \
-                [c + (False,) for c in cands]
+            cands = with_multicast(cands, n, a=args.multicast,
+                                   b=args.multicast_b and shape["layout"] == "contiguous")
             with ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as pool:
                 lowered = list(pool.map(lambda c: lower(shape, *c, options=args.lower),
                                         cands))

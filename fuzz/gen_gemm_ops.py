@@ -397,8 +397,8 @@ class Rules:
             return "shared memory"
         if k["mc"] != "none" and p["kind"] == "kgrouped":
             return "multicast k-grouped"
-        if k["mc"] == "b" and p["kind"] != "gemm":
-            return "multicast b grouped"
+        if k["mc"] == "b" and p["kind"] not in ("gemm", "contiguous"):
+            return "multicast b masked"
         if k["mc"] == "b" and bn % 16:
             return "multicast b half atoms"
         if k["mc"] == "a" and cdiv(p["n"], bn) % 2:
@@ -572,9 +572,10 @@ class Rules:
         options the pass allows what the runtime allows: multicast from
         8192 rows (M, its hint, or 4096 without either) at K >= 2048 on an
         even SM count with more tiles than SMs, not k-grouped, not a weight-gradient form (1x128 B
-        scales, f32 D); B (normal GEMM, even M blocks, block N a multiple
-        of 16) where A cannot pair (odd N blocks) or block N exceeds block
-        M, else A where the N blocks are even."""
+        scales, f32 D); B (block N a multiple of 16; the normal GEMM with
+        even M blocks, the contiguous layout with any) where A cannot pair
+        (odd N blocks) or block N exceeds block M, else A where the N
+        blocks are even."""
         target = c.target[1:] if c.target else DEFAULT_TARGET
         err = Rules.config_error(k, Rules.problem(c, 1), target)
         if err:
@@ -587,8 +588,9 @@ class Rules:
                 tiles > target[0] and
                 c.kind != "kgrouped" and not p["per_row"] and p["out"] == "bf16"):
             can_a = cdiv(p["n"], k["bn"]) % 2 == 0
-            can_b = (c.kind == "gemm" and cdiv(p["m"], k["bm"]) % 2 == 0 and
-                     k["bn"] % 16 == 0)
+            can_b = k["bn"] % 16 == 0 and (
+                (c.kind == "gemm" and cdiv(p["m"], k["bm"]) % 2 == 0) or
+                c.kind == "contiguous")
             if can_b and (not can_a or k["bn"] > k["bm"]):
                 want_mc = "b"
             elif can_a:

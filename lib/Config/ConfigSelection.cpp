@@ -114,10 +114,11 @@
 // wave, the kind is not k-grouped and the
 // GEMM is not a weight-gradient form (1x128 B scales, f32 output; their
 // lowering takes no clusters): multicast A (the two CTAs are neighbours
-// along N) needs an even count of N blocks; multicast B (neighbours along M;
-// the normal GEMM) an even count of M blocks and block N a multiple of 16
-// (each CTA loads half of B's tile). Where both can pair, the larger tile is
-// shared: B when block N > block M, else A.
+// along N) needs an even count of N blocks; multicast B (neighbours along M)
+// block N a multiple of 16 (each CTA loads half of B's tile) and, for the
+// normal GEMM, an even count of M blocks (the contiguous layout: any, its
+// kernel checks each pair's groups on the device). Where both can pair,
+// the larger tile is shared: B when block N > block M, else A.
 // numSMs = ceil(tiles / waves) rounded up to the cluster size: the fewest CTAs
 // that keep the waves. swizzleGroup = 1 for a single wave, else
 // min(16, N blocks), kept even with multicast A.
@@ -520,9 +521,10 @@ std::string dgemm::checkConfig(const KernelConfig &c, const ProblemDesc &p,
            " (a 2-CTA cluster multicasts a or b, a single CTA none)";
   if (c.multicast != Multicast::None && p.kind == GemmKind::KGrouped)
     return "multicast is not supported for the k-grouped GEMM";
-  if (c.multicast == Multicast::B && p.kind != GemmKind::Normal)
-    return std::string("multicast = b is only supported for the normal GEMM, "
-                       "not the ") +
+  if (c.multicast == Multicast::B && p.kind != GemmKind::Normal &&
+      p.kind != GemmKind::GroupedContiguous)
+    return std::string("multicast = b is only supported for the normal GEMM "
+                       "and the grouped contiguous layout, not the ") +
            kindName(p.kind) + " layout";
   if (c.multicast == Multicast::A && ceilDiv(p.n, c.blockN) % 2 != 0)
     return "multicast = a pairs N blocks, but N = " + str(p.n) + " has " +
@@ -672,8 +674,11 @@ KernelConfig dgemm::selectConfig(const ProblemDesc &p, const TargetDesc &t,
     // multicast ran 1-7% faster than A on all six shapes measured (H100,
     // bench/results/2026-12-06-757b9d9-h100-ab-tiles-128x192.log).
     bool canA = nBlocks % 2 == 0;
-    bool canB = o.allowMulticastB && p.kind == GemmKind::Normal &&
-                mBlocks % 2 == 0 && best.blockN % 16 == 0;
+    // The contiguous layout pairs any count of M blocks (the kernel checks
+    // each pair's groups on the device, and one past M stores nothing).
+    bool canB = o.allowMulticastB && best.blockN % 16 == 0 &&
+                ((p.kind == GemmKind::Normal && mBlocks % 2 == 0) ||
+                 p.kind == GemmKind::GroupedContiguous);
     if (canB && (!canA || best.blockN > best.blockM))
       config.multicast = Multicast::B;
     else if (canA)

@@ -182,3 +182,60 @@ func.func @grouped_contiguous_offsets(%a: memref<?x2048xf8E4M3FN>, %sa: memref<?
       {config = #dgemm.config<block_m = 128, block_n = 192, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 16, num_sms = 128>}
   return
 }
+
+// -----
+
+// Contiguous grouped GEMM with B multicast: clusters of 2 CTAs on pairs of
+// M blocks (2u + rank), B's box half of its tile. Each CTA reads both
+// blocks' groups (the second's only below M, else -1); the pair skips a
+// unit only when neither block has a group. Within a unit B's tile is
+// shared (mask 0b11, each CTA its half) where both blocks are of one
+// group, else each CTA loads its whole tile as two boxes into itself; the
+// group loaded is the CTA's own, or its peer's when its own block is
+// padding or past M, and that CTA's store starts past M's last block
+// (TMA writes none of it).
+// CHECK-LABEL: llvm.func @dgemm_grouped_contiguous_g4_n4096_k7168_bm128_bn192_s4_g16_c132_mcb_p2{{(_nsu)?}}(
+// CHECK-SAME: %[[M:[a-z0-9]+]]: i32, %[[IDX:[a-z0-9]+]]: !llvm.ptr<1>)
+// CHECK-SAME: cluster = 2 : i64
+// CHECK-SAME: {box = [128, 96, 1], dims = [2, 1, 0], dtype = "u8", kind = "tensor_map", operand = 2 : i64, swizzle = 128 : i64}
+// CHECK: nvvm.setmaxregister decrease 40
+// CHECK: %[[MB:.+]], %{{.+}} = dgemm.schedule_tile
+// CHECK: %[[MINE:.+]] = arith.addi %{{.+}}, %[[RANK:[0-9]+]] : i32
+// CHECK: %[[FIRST:.+]] = arith.subi %[[MINE]], %[[RANK]] : i32
+// CHECK: %[[G0:.+]] = llvm.load %{{.+}} : !llvm.ptr<1> -> i32
+// CHECK: %[[SECOND:.+]] = arith.addi %[[FIRST]], %c1_i32
+// CHECK: %[[ROW1:.+]] = arith.muli %[[SECOND]], %c128_i32
+// CHECK: %[[IN:.+]] = arith.cmpi ult, %[[ROW1]], %[[M]] : i32
+// CHECK: %[[SAFE:.+]] = arith.select %[[IN]], %[[ROW1]], %c0_i32
+// CHECK: %[[RAW1:.+]] = llvm.load %{{.+}} : !llvm.ptr<1> -> i32
+// CHECK: %[[G1:.+]] = arith.select %[[IN]], %[[RAW1]], %c-1_i32 : i32
+// CHECK: %[[OWN:.+]] = arith.select %{{.+}}, %[[G0]], %[[G1]] : i32
+// CHECK: %[[PEER:.+]] = arith.select %{{.+}}, %[[G1]], %[[G0]] : i32
+// CHECK: %[[OWNOK:.+]] = arith.cmpi sge, %[[OWN]], %c0_i32
+// CHECK: %[[G:.+]] = arith.select %[[OWNOK]], %[[OWN]], %[[PEER]] : i32
+// CHECK: %[[ANY:.+]] = arith.cmpi sge, %[[G]], %c0_i32
+// CHECK: scf.if %[[ANY]] -> (i32) {
+// CHECK: %[[SAME:.+]] = arith.cmpi eq, %[[G0]], %[[G1]] : i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg0, %{{.+}}, box[%{{.+}}, %{{.+}}] :
+// CHECK: scf.if %[[SAME]] {
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg2, %{{.+}}, box[%{{.+}}, %{{.+}}, %[[G]]] multicast_mask = %{{.+}} :
+// CHECK-NEXT: } else {
+// CHECK-NOT: multicast_mask
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg2, %{{.+}}, box[%{{.+}}, %{{.+}}, %[[G]]] :
+// CHECK: llvm.getelementptr %{{.+}}[12288]
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg2, %{{.+}}, box[%{{.+}}, %{{.+}}, %[[G]]] :
+// CHECK-NEXT: }
+// Consumers: the same pair check; a padding block's store moves past M.
+// CHECK: nvvm.setmaxregister increase 232
+// CHECK: scf.if %{{.+}} -> (i32) {
+// CHECK: %[[DROP:.+]] = arith.cmpi slt, %{{.+}}, %c0_i32
+// CHECK: %[[AT:.+]] = arith.select %[[DROP]], %{{.+}}, %{{.+}} : i32
+// CHECK: dgemm.epilogue_store(%{{.+}}), %{{.+}}, %arg3[%{{.+}}, %[[AT]]]
+func.func @contiguous_multicast_b(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,
+    %b: memref<4x4096x7168xf8E4M3FN>, %sb: memref<4x32x56xf32>, %mi: memref<?xi32>, %d: memref<?x4096xbf16>) {
+  dgemm.grouped_gemm #dgemm.grouped<contiguous> ins(%a, %sa, %b, %sb : memref<?x7168xf8E4M3FN>,
+      memref<?x56xf32, strided<[1, ?]>>, memref<4x4096x7168xf8E4M3FN>, memref<4x32x56xf32>)
+      groups(%mi : memref<?xi32>) outs(%d : memref<?x4096xbf16>)
+      {config = #dgemm.config<block_m = 128, block_n = 192, stages = 4, cluster = 2, multicast = b, math_warpgroups = 2, swizzle_group = 16, num_sms = 132>}
+  return
+}

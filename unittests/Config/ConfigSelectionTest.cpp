@@ -196,7 +196,8 @@ TEST(ConfigSelection, HandComputedChoices) {
       // multicast A.
       {masked(1, 1024, 7168, 2048), 256, 128, Multicast::A, 112},
       // 256 x 22 = 5632 tiles, 43 waves of 45056 (128x128: 63 of 32768).
-      {contiguous(4, 8192, 4096, 7168), 128, 192, Multicast::A, 132},
+      // B, the larger tile, shared by pairs of M blocks.
+      {contiguous(4, 8192, 4096, 7168), 128, 192, Multicast::B, 132},
   };
   TargetDesc t;
   for (const Expected &e : table) {
@@ -270,8 +271,16 @@ TEST(ConfigSelection, KernelCapabilitiesMulticastFromMeasuredRows) {
   // An odd count of M blocks (65): A.
   EXPECT_EQ(selectConfig(normal(8320, 7168, 2048), t, caps).multicast,
             Multicast::A);
-  // The contiguous layout counts all its rows (4 x 8192).
+  // The contiguous layout counts all its rows (4 x 8192) and shares B
+  // whatever its M blocks' count (its kernel checks each pair's groups).
   EXPECT_EQ(selectConfig(contiguous(4, 8192, 7168, 2048), t, caps).multicast,
+            Multicast::B);
+  EXPECT_EQ(selectConfig(contiguous(1, 8320, 7168, 2048), t, caps).multicast,
+            Multicast::B);
+  // Without B multicast allowed: A.
+  SelectOptions noB = caps;
+  noB.allowMulticastB = false;
+  EXPECT_EQ(selectConfig(contiguous(4, 8192, 7168, 2048), t, noB).multicast,
             Multicast::A);
   // Below the rows or the K: single CTAs.
   EXPECT_EQ(selectConfig(normal(4096, 4096, 7168), t, caps).clusterSize, 1);
@@ -816,11 +825,14 @@ TEST(ConfigSelection, CheckConfigMessages) {
   EXPECT_EQ(checkConfig(c, cont, t),
             "block_m = 256 is not allowed for the grouped contiguous layout "
             "(groups are aligned to 128 rows)");
+  // The contiguous layout pairs M blocks (a per-pair group check in the
+  // kernel); the masked one does not.
   c = validConfig();
   c.multicast = Multicast::B;
-  EXPECT_EQ(checkConfig(c, cont, t),
-            "multicast = b is only supported for the normal GEMM, not the "
-            "grouped contiguous layout");
+  EXPECT_EQ(checkConfig(c, cont, t), "");
+  EXPECT_EQ(checkConfig(c, masked(4, 8192, 4096, 7168), t),
+            "multicast = b is only supported for the normal GEMM and the "
+            "grouped contiguous layout, not the grouped masked layout");
 
   // A bad problem is reported before the config.
   EXPECT_EQ(checkConfig(validConfig(), normal(64, 4096, 100), t),

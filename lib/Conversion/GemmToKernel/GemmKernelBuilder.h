@@ -328,6 +328,15 @@ private:
   // k-grouped, while a tile's body is built: its workspace slot, and
   // whether the producer writes the group's maps there (the group changed).
   Value kgSlot, kgFresh;
+  // Contiguous layout with B multicast, while a pair's body is built:
+  // whether both M blocks are of one group (the producers share B's tile),
+  // and whether this CTA's own block is padding or past M (it computes
+  // with its peer's group and stores nothing).
+  Value pairSharesB, dropStore;
+  /// Contiguous layout: the group of M block `mBlock` (m_indices at its
+  /// first row, or the offsets' group of that row); -1 for padding and,
+  /// with `guardM`, for a block past M (m_indices not read there).
+  Value contiguousGroup(Value mBlock, bool guardM);
 };
 
 } // namespace mlir::dgemm::kernel_builder

@@ -380,8 +380,17 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
             b.getI32IntegerAttr(l.rowWarpgroups()));
         totals.assign(biased.getResults().begin(), biased.getResults().end());
       }
+      // A contiguous pair's padding block (dropStore): the box starts past
+      // M's last block, so TMA writes none of it (as for the block past M).
+      Value storeM0 =
+          dropStore ? arith::SelectOp::create(
+                          b, loc, dropStore,
+                          k.mul(numMBlocks, k.c32(l.blockM)), m0)
+                          .getResult()
+                    : m0;
       auto store = EpilogueStoreOp::create(
-          b, loc, totals, k.byteAt(smem, l.dOff), tensorMap(kMapD), n0, m0,
+          b, loc, totals, k.byteAt(smem, l.dOff), tensorMap(kMapD), n0,
+          storeM0,
           groupCoord, tid, rows, rows ? fn.getArgument(kDPtr) : Value(),
           rows ? fn.getArgument(kM) : Value(), dPolicy,
           b.getI32IntegerAttr(l.blockM),

@@ -161,8 +161,24 @@ void GemmKernelBuilder::buildProducer() {
                hint);
     };
     loadOperand(aStage, mapA, m0, l.blockM, l.mcastA(), l.masked(), hintA);
-    loadOperand(stageBuffer(l.bOff, l.bStageBytes, s), mapB, n0, l.blockN,
-                l.mcastB(), l.grouped() && !l.kGrouped(), hintB);
+    Value bStage = stageBuffer(l.bOff, l.bStageBytes, s);
+    bool bThreeD = l.grouped() && !l.kGrouped();
+    if (pairSharesB) {
+      // Contiguous pair: B's tile shared where both M blocks are of one
+      // group; else this CTA's whole tile, box by box, into itself only.
+      auto share = scf::IfOp::create(b, loc, pairSharesB,
+                                     /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(share.thenBlock());
+      loadOperand(bStage, mapB, n0, l.blockN, l.mcastB(), bThreeD, hintB);
+      b.setInsertionPointToStart(share.elseBlock());
+      const int64_t boxRows = l.blockN / l.mcastB();
+      for (int64_t r = 0; r < l.blockN; r += boxRows)
+        loadTile(k.byteAt(bStage, 128 * r), mapB,
+                 at(k0, k.add(n0, k.c32(r)), bThreeD), full, Value(), hintB);
+    } else {
+      loadOperand(bStage, mapB, n0, l.blockN, l.mcastB(), bThreeD, hintB);
+    }
     Value kbScales = k.add(kBase, kAbs);
     loadTile(stageBuffer(l.sfaOff, l.sfaStageBytes, s), tensorMap(kMapSFA),
              at(m0, kbScales, l.masked()), full);

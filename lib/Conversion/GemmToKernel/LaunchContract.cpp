@@ -105,11 +105,14 @@ static void buildOperandMaps(ContractBuilder &c, const KernelLayout &l,
         "u8");
     maps[kMapSFA] = c.tensorMap(1, {0, 1}, {l.blockM, 1}, 0, "f32");
   }
-  // B [N, K], or [G, N, K] with the group outermost.
-  maps[kMapB] = l.grouped()
-                    ? c.tensorMap(2, {2, 1, 0}, {128, l.blockN, 1}, 128, "u8")
-                    : c.tensorMap(2, {1, 0}, {128, l.blockN / l.mcastB()}, 128,
-                                  "u8");
+  // B [N, K], or [G, N, K] with the group outermost; with B multicast a
+  // box is half of B's tile (the contiguous layout loads a whole tile as
+  // two boxes where a pair's M blocks are of different groups).
+  maps[kMapB] =
+      l.grouped()
+          ? c.tensorMap(2, {2, 1, 0}, {128, l.blockN / l.mcastB(), 1}, 128,
+                        "u8")
+          : c.tensorMap(2, {1, 0}, {128, l.blockN / l.mcastB()}, 128, "u8");
   // D: one box per tile, or 64-column boxes with 128-byte swizzle; masked:
   // D [G, M_max, N] through a 3-D map.
   // Swizzled boxes are 128 bytes wide: 64 bf16 or 32 f32 columns.

@@ -1382,7 +1382,7 @@ func.func @grouped_config_multicast_b(%a: memref<4x128x512xf8E4M3FN>,
     %sa: memref<4x128x4xf32, strided<[512, 1, 128]>>,
     %b: memref<4x256x512xf8E4M3FN>, %sb: memref<4x2x4xf32>, %g: memref<4xi32>,
     %d: memref<4x128x256xbf16>) {
-  // expected-error-re @+1 {{'dgemm.grouped_gemm' op config #dgemm.config<{{.*}}> cannot run this GEMM: multicast = b is only supported for the normal GEMM, not the grouped masked layout}}
+  // expected-error-re @+1 {{'dgemm.grouped_gemm' op config #dgemm.config<{{.*}}> cannot run this GEMM: multicast = b is only supported for the normal GEMM and the grouped contiguous layout, not the grouped masked layout}}
   dgemm.grouped_gemm #dgemm.grouped<masked>
       ins(%a, %sa, %b, %sb : memref<4x128x512xf8E4M3FN>,
           memref<4x128x4xf32, strided<[512, 1, 128]>>,
