@@ -47,10 +47,17 @@
 // neighbouring N blocks with one M block (CTA rank r takes N block 2u + r);
 // each producer loads rows [r*BM/2, (r+1)*BM/2) of the A tile into both CTAs
 // (multicast mask 0b11), so full[s] still expects the whole tile's bytes. B
-// multicast (normal GEMM) is the same along M: units of two neighbouring M
-// blocks with one N block (rank r takes M block 2u + r, the last one past M
-// when the M blocks are odd: TMA fills its A with zeros and drops its
-// store), each producer loading rows [r*BN/2, (r+1)*BN/2) of B for both. A
+// multicast (normal GEMM, contiguous layout) is the same along M: units of
+// two neighbouring M blocks with one N block (rank r takes M block 2u + r,
+// the last one past M when the M blocks are odd: TMA fills its A with zeros
+// and drops its store), each producer loading rows [r*BN/2, (r+1)*BN/2) of
+// B for both. The contiguous layout checks each pair's groups on the
+// device: both CTAs read both blocks' groups; where they are one group B
+// is shared as above, else each producer loads its own group's whole B
+// tile (two half boxes, no mask: full[s] expects the same bytes); a block
+// of -1 (or past M) computes with its peer's group and stores its tile
+// past M's last block (TMA writes none of it); a pair of two -1 blocks is
+// skipped by both CTAs, so the shared ring stays in step. A
 // stage is free only when the consumers of both CTAs released it: empty[s]
 // counts 2*4*NC arrivals, lanes 0 and 1 of each consumer warp arriving on
 // CTA 0's and CTA 1's barrier. A cluster barrier after the ring's
@@ -68,7 +75,8 @@
 //     [G, N, K] through a 3-D map (coordinates k0, n0, g); each M block
 //     reads its group g = m_indices[m0] (groups are padded to 128 rows, so
 //     a block of at most 128 rows has one group); g < 0 (padding) skips the
-//     tile in both roles: no loads, no math, D untouched.
+//     tile in both roles: no loads, no math, D untouched (with B multicast
+//     a -1 block whose peer has a group is computed, not stored: above).
 //   masked: A [G, M_max, K] through a 3-D map, so a tile never reads
 //     another group's rows; the tiles of group g are the
 //     ceil(min(masked_m[g], M_max) / BM) M blocks x N blocks, walked in

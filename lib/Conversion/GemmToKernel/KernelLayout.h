@@ -63,7 +63,7 @@ struct KernelLayout {
   /// CTAs that share every stage by multicast: `cluster` with multicast,
   /// else 1 (the empty barriers count the consumers of all of them).
   int64_t mcast = 1;
-  /// The multicast operand is B (normal GEMM only), not A.
+  /// The multicast operand is B (normal GEMM and contiguous layout), not A.
   bool multicastB = false;
   /// CTAs that share A's tile (the N blocks a unit of work pairs) and B's
   /// (the M blocks it pairs): mcast for the multicast operand, else 1.
