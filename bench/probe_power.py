@@ -12,6 +12,13 @@ prints the median call time and the mean power, clock and temperature of
 the samples inside the phase, and the throttle reasons seen.
 
   PYTHONPATH=python python3 bench/probe_power.py --phases dgemm,deepgemm,dgemm,deepgemm
+  ... --variant stm=staging-store=stmatrix --phases dgemm,stm,dgemm,stm
+
+--variant NAME=OPTIONS adds a phase NAME: the config the runtime selects
+for the case, lowered by dgemm-opt with these dgemm-lower-to-kernel options
+(DGEMM_OPT) and launched through dgemm.launch_grouped_kernel_ir, its output
+checked once before it is timed ("NAME=" is the selected kernel itself
+through that path, a control).
 """
 import argparse
 import csv
@@ -37,6 +44,9 @@ def main(argv=None):
     ap.add_argument("--k", type=int, default=7168)
     ap.add_argument("--seconds", type=float, default=4.0)
     ap.add_argument("--phases", default="dgemm,deepgemm,dgemm,deepgemm")
+    ap.add_argument("--variant", action="append", default=[],
+                    help="NAME=OPTIONS: a phase of the selected config lowered with "
+                         "these dgemm-lower-to-kernel options")
     args = ap.parse_args(argv)
     import torch
     dgemm = RB.import_dgemm()
@@ -50,6 +60,11 @@ def main(argv=None):
                                                    d_dg, case.m_indices)
     else:
         print("probe_power: DeepGEMM not importable: %s" % why)
+    for spec in args.variant:
+        name, _, options = spec.partition("=")
+        fn = variant_call(dgemm, case, shape, options)
+        if fn is not None:
+            fns[name] = fn
     for fn in fns.values():
         fn()
     torch.cuda.synchronize()
@@ -103,6 +118,32 @@ def main(argv=None):
             name, len(times), med, flops / med / 1e6, mean(1), mean(2), mean(3),
             sorted({s[4] for s in inside}), late), flush=True)
     return 0
+
+
+def variant_call(dgemm, case, shape, options):
+    """The call of the selected config's kernel lowered with `options`,
+    after one checked call; None (and a line why) when it does not lower
+    or fails the check."""
+    import subprocess as sp
+    import sweep_grouped as SG
+    cfg = SG.selected_config(shape)
+    r = sp.run([SG.sweep.DGEMM_OPT, "--dgemm-lower-to-kernel" + ("=" + options if options else "")],
+               input=SG.grouped_ir(shape, cfg), capture_output=True, text=True)
+    if r.returncode != 0:
+        print("probe_power: variant %r does not lower: %s" % (options, r.stderr.strip()[-300:]))
+        return None
+    kernel_ir = r.stdout
+
+    def call():
+        dgemm.launch_grouped_kernel_ir(kernel_ir, (case.a, case.sa_tma), (case.b, case.sb),
+                                       case.d, case.m_indices)
+    case.d.fill_(float("nan"))
+    call()
+    case.torch.cuda.synchronize()
+    chk = case.verify()
+    print("probe_power: variant %r: %s, check %s" % (
+        options, cfg, "ok" if chk["ok"] else "FAILED %s" % chk), flush=True)
+    return call if chk["ok"] else None
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@
 # The build uses torch's CUDAExtension on csrc/python_api.cpp as DeepGEMM's
 # setup.py does, without its wheel and stub steps; its log goes to
 # $OUT/deepgemm-build.log. Knobs: DG_BUILD_S (300: the build's limit),
+# DG_REUSE=1 (keep an earlier call's build in /tmp/dg, same machine),
 # TOTAL_S (560: build and benchmarks; the benchmarks get what the build
 # left, as device-run.sh's BUDGET_S).
 #
@@ -33,14 +34,20 @@ if [ ! -f "$tarball" ]; then
   exit 2
 fi
 t0=$(date +%s)
-rm -rf /tmp/dg && mkdir -p /tmp/dg && tar -C /tmp/dg -xJf "$tarball" || exit 2
+reuse=0
+if [ "${DG_REUSE:-0}" = 1 ] && ls /tmp/dg/DeepGEMM/deep_gemm/_C*.so >/dev/null 2>&1; then
+  reuse=1
+  echo "DeepGEMM: reusing the build in /tmp/dg (DG_REUSE=1)"
+else
+  rm -rf /tmp/dg && mkdir -p /tmp/dg && tar -C /tmp/dg -xJf "$tarball" || exit 2
+fi
 cat /tmp/dg/DeepGEMM/PACKED_FROM
 if [ -z "${CUDA_HOME:-}" ]; then
   nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
   export CUDA_HOME=$(dirname "$(dirname "$nvcc")")
 fi
 echo "CUDA_HOME=$CUDA_HOME ($("$CUDA_HOME/bin/nvcc" --version | tail -1))"
-(
+[ $reuse = 1 ] || (
   cd /tmp/dg/DeepGEMM &&
     MAX_JOBS=16 timeout -k 10 "${DG_BUILD_S:-300}" python3 - <<'PY'
 import os
