@@ -239,3 +239,28 @@ func.func @contiguous_multicast_b(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56x
       {config = #dgemm.config<block_m = 128, block_n = 192, stages = 4, cluster = 2, multicast = b, math_warpgroups = 2, swizzle_group = 16, num_sms = 132>}
   return
 }
+
+// -----
+
+// The offsets form with B multicast: each CTA walks the offsets for both
+// blocks of its pair (the walk gives -1 past every end), then the same
+// pair check as with m_indices.
+// OFF-LABEL: llvm.func @dgemm_grouped_contiguous_offsets_g4_n4096_k7168_bm128_bn192_s4_g16_c132_mcb_dr{{(_nsu)?}}(
+// OFF: nvvm.setmaxregister decrease 40
+// OFF: dgemm.schedule_tile
+// OFF: %[[W0:.+]] = scf.while
+// OFF: %[[G0:.+]] = arith.select %{{.+}}, %[[W0]], %c-1_i32
+// OFF: %[[W1:.+]] = scf.while
+// OFF: %[[G1:.+]] = arith.select %{{.+}}, %[[W1]], %c-1_i32
+// OFF: scf.if %{{.+}} -> (i32) {
+// OFF: %[[SAME:.+]] = arith.cmpi eq, %[[G0]], %[[G1]] : i32
+// OFF: scf.if %[[SAME]] {
+// OFF: multicast_mask
+func.func @contiguous_offsets_multicast_b(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,
+    %b: memref<4x4096x7168xf8E4M3FN>, %sb: memref<4x32x56xf32>, %off: memref<4xi32>, %d: memref<?x4096xbf16>) {
+  dgemm.grouped_gemm #dgemm.grouped<contiguous_offsets> ins(%a, %sa, %b, %sb : memref<?x7168xf8E4M3FN>,
+      memref<?x56xf32, strided<[1, ?]>>, memref<4x4096x7168xf8E4M3FN>, memref<4x32x56xf32>)
+      groups(%off : memref<4xi32>) outs(%d : memref<?x4096xbf16>)
+      {config = #dgemm.config<block_m = 128, block_n = 192, stages = 4, cluster = 2, multicast = b, math_warpgroups = 2, swizzle_group = 16, num_sms = 132>}
+  return
+}

@@ -156,6 +156,16 @@ class GroupedSweep(unittest.TestCase):
         self.assertIn("{config = %s}" % cfg, sg.grouped_ir(contiguous, cfg))
         self.assertEqual(sg.candidates(contiguous)[0][3], 132)
 
+    def test_multicast_variants(self):
+        # A where the N blocks pair (even count, an even CTA count and tile
+        # group), B where block N halves into whole 8-row atoms.
+        import sweep_grouped as sg
+        got = sg.with_multicast([(128, 192, 16, 131), (128, 120, 15, 132)], 4096, a=True, b=True)
+        self.assertEqual(got, [(128, 192, 16, 131, ""), (128, 192, 16, 132, "a"),
+                               (128, 192, 16, 132, "b"), (128, 120, 15, 132, "")])
+        self.assertEqual(sg.with_multicast([(128, 192, 16, 132)], 4096, a=False, b=False),
+                         [(128, 192, 16, 132, "")])
+
     def test_config_edits(self):
         # The A/B tools' edit syntax (sweep.edit_config): config fields, and
         # lower.<option> fields as dgemm-lower-to-kernel options.
