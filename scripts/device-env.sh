@@ -32,3 +32,17 @@ kernel_sass() {
     ptxas -arch=sm_90a -v "$OUT/ptx/$2"/*.ptx -o "$OUT/ptx/$2.cubin" > "$OUT/ptx/$2.ptxas" 2>&1 &&
     cuobjdump -sass "$OUT/ptx/$2.cubin" > "$OUT/sass/$2.sass" || { echo "sass of $2 failed"; return 1; }
 }
+
+# sanitize_check TOOL LOG LIMIT_S CMD...: CMD under compute-sanitizer TOOL
+# (exit 9 on a report) into LOG within LIMIT_S seconds; prints one line
+# with its exit status, the lines saying "checked" and the tool's summary,
+# and returns the exit status.
+sanitize_check() {
+  local tool=$1 log=$2 limit=$3 r
+  shift 3
+  timeout -k 5 "$limit" compute-sanitizer --tool "$tool" --error-exitcode 9 "$@" > "$log" 2>&1
+  r=$?
+  echo "compute-sanitizer $tool: exit $r ($(grep -c "checked" "$log") checked;" \
+    "$(grep -m1 -E "(ERROR|RACECHECK) SUMMARY" "$log"))"
+  return $r
+}

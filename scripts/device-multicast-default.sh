@@ -23,12 +23,7 @@ for tool in memcheck racecheck synccheck; do
   sub=""; limit=150
   [ "$tool" = racecheck ] && sub="--subset" && limit=240
   # shellcheck disable=SC2086
-  timeout -k 5 $limit compute-sanitizer --tool "$tool" --error-exitcode 9 \
-    python3 bench/check_multicast_default.py $sub > "$log" 2>&1
-  r=$?
-  echo "compute-sanitizer $tool: exit $r ($(grep -c "checked" "$log") checked;" \
-    "$(grep -m1 -E "(ERROR|RACECHECK) SUMMARY" "$log"))"
-  [ $r -eq 0 ] || rc=1
+  sanitize_check "$tool" "$log" $limit python3 bench/check_multicast_default.py $sub || rc=1
 done
 left=$((${TOTAL_S:-570} - ($(date +%s) - t0)))
 echo "== device-deepgemm.sh with ${left}s"
