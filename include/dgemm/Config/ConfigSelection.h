@@ -159,8 +159,9 @@ int64_t smemBytes(const KernelConfig &c, const ProblemDesc &p);
 
 /// What the kernel the config is for can do (or should be asked to do); the
 /// default is everything the config space holds. The lowering of this
-/// version multicasts A or B (B: the normal GEMM) and takes block M up to
-/// 256 (256 for the normal GEMM with a bf16 output and 128x128 B scales).
+/// version multicasts A or B (B: the normal GEMM and the contiguous layout)
+/// and takes block M up to 256 (256 for the normal GEMM with a bf16 output
+/// and 128x128 B scales).
 /// The runtime, the dgemm-to-ptx pipeline and the dgemm-select-config pass's
 /// option defaults (kernelCapabilities()) take multicast only where it was
 /// measured faster: at least 8192 rows, K >= 2048 and more than one wave
