@@ -12,13 +12,15 @@ prints the median call time and the mean power, clock and temperature of
 the samples inside the phase, and the throttle reasons seen.
 
   PYTHONPATH=python python3 bench/probe_power.py --phases dgemm,deepgemm,dgemm,deepgemm
-  ... --variant stm=staging-store=stmatrix --phases dgemm,stm,dgemm,stm
+  ... --variant stm=lower.staging-store=stmatrix --phases dgemm,stm,dgemm,stm
+  ... --variant g8=swizzle_group=8
 
---variant NAME=OPTIONS adds a phase NAME: the config the runtime selects
-for the case, lowered by dgemm-opt with these dgemm-lower-to-kernel options
-(DGEMM_OPT) and launched through dgemm.launch_grouped_kernel_ir, its output
-checked once before it is timed ("NAME=" is the selected kernel itself
-through that path, a control).
+--variant NAME=EDITS adds a phase NAME: the config the runtime selects for
+the case, edited by EDITS (bench/sweep.py's edit_config: `field=value` sets
+a config field, `lower.option=value` a dgemm-lower-to-kernel option), lowered
+by dgemm-opt (DGEMM_OPT) and launched through dgemm.launch_grouped_kernel_ir,
+its output checked once before it is timed ("NAME=" is the selected kernel
+itself through that path, a control).
 """
 import argparse
 import csv
@@ -45,8 +47,8 @@ def main(argv=None):
     ap.add_argument("--seconds", type=float, default=4.0)
     ap.add_argument("--phases", default="dgemm,deepgemm,dgemm,deepgemm")
     ap.add_argument("--variant", action="append", default=[],
-                    help="NAME=OPTIONS: a phase of the selected config lowered with "
-                         "these dgemm-lower-to-kernel options")
+                    help="NAME=EDITS: a phase of the selected config with these "
+                         "edits (sweep.edit_config's syntax)")
     args = ap.parse_args(argv)
     import torch
     dgemm = RB.import_dgemm()
@@ -61,8 +63,8 @@ def main(argv=None):
     else:
         print("probe_power: DeepGEMM not importable: %s" % why)
     for spec in args.variant:
-        name, _, options = spec.partition("=")
-        fn = variant_call(dgemm, case, shape, options)
+        name, _, edits = spec.partition("=")
+        fn = variant_call(dgemm, case, shape, edits)
         if fn is not None:
             fns[name] = fn
     for fn in fns.values():
@@ -120,17 +122,17 @@ def main(argv=None):
     return 0
 
 
-def variant_call(dgemm, case, shape, options):
-    """The call of the selected config's kernel lowered with `options`,
-    after one checked call; None (and a line why) when it does not lower
-    or fails the check."""
+def variant_call(dgemm, case, shape, edits):
+    """The call of the selected config's kernel with `edits`
+    (sweep.edit_config), after one checked call; None (and a line why) when
+    it does not lower or fails the check."""
     import subprocess as sp
     import sweep_grouped as SG
-    cfg = SG.selected_config(shape)
+    cfg, options = SG.sweep.edit_config(SG.selected_config(shape), edits)
     r = sp.run([SG.sweep.DGEMM_OPT, "--dgemm-lower-to-kernel" + ("=" + options if options else "")],
                input=SG.grouped_ir(shape, cfg), capture_output=True, text=True)
     if r.returncode != 0:
-        print("probe_power: variant %r does not lower: %s" % (options, r.stderr.strip()[-300:]))
+        print("probe_power: variant %r does not lower: %s" % (edits, r.stderr.strip()[-300:]))
         return None
     kernel_ir = r.stdout
 
@@ -141,8 +143,8 @@ def variant_call(dgemm, case, shape, options):
     call()
     case.torch.cuda.synchronize()
     chk = case.verify()
-    print("probe_power: variant %r: %s, check %s" % (
-        options, cfg, "ok" if chk["ok"] else "FAILED %s" % chk), flush=True)
+    print("probe_power: variant %r: %s %s, check %s" % (
+        edits, cfg, options, "ok" if chk["ok"] else "FAILED %s" % chk), flush=True)
     return call if chk["ok"] else None
 
 

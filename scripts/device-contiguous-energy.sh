@@ -6,7 +6,7 @@
 #   run(command="bash scripts/device-contiguous-energy.sh", carry=[".bundle", ".peers"])
 # 1. DeepGEMM built (device-deepgemm-setup.sh), then probe_power.py on 4 x
 #    8192 rows, N 4096, K 7168: the runtime's kernel, DeepGEMM and the
-#    selected config lowered with each option in VARIANTS, two rounds ->
+#    selected config with each edit in VARIANTS, two rounds ->
 #    $OUT/probe-power-variants.log;
 # 2. scripts/device-deepgemm.sh (DG_REUSE=1) with the time left (TOTAL_S):
 #    normal and grouped reference shapes beside DeepGEMM -> $OUT/bench*.jsonl,
@@ -16,7 +16,8 @@ t0=$(date +%s)
 # shellcheck source=device-deepgemm-setup.sh
 source "$(dirname "$0")/device-deepgemm-setup.sh" /tmp/dgemm-energy-cache
 rc=0
-VARIANTS=${VARIANTS:-"base= stm=staging-store=stmatrix p2=wgmma-parts=2 hd=l2-hint-d=evict-first hb=l2-hint-b=evict-last bs=b-scale-copy=shared"}
+# NAME=EDITS (bench/sweep.py's edit_config syntax), space-separated.
+VARIANTS=${VARIANTS:-"base= stm=lower.staging-store=stmatrix p2=lower.wgmma-parts=2 hd=lower.l2-hint-d=evict-first hb=lower.l2-hint-b=evict-last bs=lower.b-scale-copy=shared"}
 args=()
 names=""
 for v in $VARIANTS; do
