@@ -33,9 +33,11 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
     (docs/launch-contract.md). Host functions left empty are removed.
     Supported: E4M3 operands; dgemm.gemm with either recipe and a bf16 or
     f32 D (an accumulate input only when it is D itself: D += A * B^T by TMA
-    reduce-add); dgemm.grouped_gemm; dgemm.k_grouped_gemm (at most 120
-    groups); block M 64 or 128; clusters (multicast of A) for the bf16
-    1x128 x 128x128 forms only; other ops get an error.
+    reduce-add); dgemm.grouped_gemm; dgemm.k_grouped_gemm (at most 3984
+    groups: its group table is a kernel parameter); block M 64, 128 or 256;
+    2-CTA clusters for the bf16 1x128 x 128x128 forms only, multicasting A,
+    or B (the normal GEMM and the contiguous layout, whose kernel checks
+    each pair of M blocks' groups on the device); other ops get an error.
 
     `wgmma-parts` splits each consumer's tile columns into that many wgmma
     chains (of at least 32 columns, whole 8-column groups), each committed on
@@ -45,7 +47,9 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
     bench/results/2026-11-30-c284206-ab-parts.log) measured one part up to
     7.5% faster (4096x7168x2048, 4096x24576x1536, 4096x32768x512,
     128x4096x7168) and at most 1.7% slower elsewhere. Software-pipelining two
-    parts across K blocks measured 10-35% slower (docs/kernel.md).
+    parts across K blocks measured 10-35% slower (docs/kernel.md). At block
+    N 192 two parts spill (192 bytes stored, ptxas 13.0) and ran 40%
+    slower (H100, the contiguous layout, docs/kernel.md).
   }];
   let options = [
     Option<"wgmmaParts", "wgmma-parts", "int64_t", /*default=*/"1",
