@@ -15,6 +15,10 @@
   7. multicast A          a 2-CTA cluster sharing A's M block (config set in
                           the dgemm IR), with an M tail and several tiles per
                           cluster
+  8. contiguous B         the contiguous layout with B multicast on pairs of
+     multicast            M blocks: pairs of one group, of two groups, with
+                          a -1 block and with one past M; the -1 blocks'
+                          rows of D stay untouched
 
 Steps 1-2 compile the kernel IR in steps/ with dgemm-opt and launch it with
 the driver (cuda_driver.py); steps 3-5 go through libdgemm's C API (the
@@ -223,6 +227,68 @@ def step7_multicast():
                        kernel_ir, m, n, k)
 
 
+GROUPED_IR_WITH_CONFIG = """
+func.func @grouped(%a: memref<?x{k}xf8E4M3FN>, %sa: memref<?x{kb}xf32, strided<[1, ?]>>,
+    %b: memref<{g}x{n}x{k}xf8E4M3FN>, %sb: memref<{g}x{nb}x{kb}xf32>, %mi: memref<?xi32>,
+    %d: memref<?x{n}xbf16>) {{
+  dgemm.grouped_gemm #dgemm.grouped<contiguous> ins(%a, %sa, %b, %sb : memref<?x{k}xf8E4M3FN>,
+      memref<?x{kb}xf32, strided<[1, ?]>>, memref<{g}x{n}x{k}xf8E4M3FN>, memref<{g}x{nb}x{kb}xf32>)
+      groups(%mi : memref<?xi32>) outs(%d : memref<?x{n}xbf16>) {{config = {config}}}
+  return
+}}
+"""
+
+
+def step8_contiguous_multicast_b():
+    import dgemm
+    from dgemm.utils import calc_diff
+    # 128-row blocks of groups 0 0 0 -1 1 2 2 3 4: pairs (0, 0), (0, -1),
+    # (1, 2), (2, 3) and (4, past M); groups 1, 3 and 4 end inside their
+    # last block (padding rows of -1). 2 N blocks of 192 on 2 clusters: each
+    # cluster runs 5 units.
+    blocks = [(0, 128), (0, 128), (0, 128), (-1, 0), (1, 70), (2, 128), (2, 1), (3, 1), (4, 5)]
+    g, n, k = 5, 384, 512
+    kb, nb = k // 128, n // 128
+    idx = []
+    for grp, rows in blocks:
+        idx += [grp] * rows + [-1] * (128 - rows)
+    m = len(idx)
+    torch.manual_seed(8)
+    a = torch.randn(m, k, device="cuda").to(torch.float8_e4m3fn)
+    b = torch.randn(g, n, k, device="cuda").to(torch.float8_e4m3fn)
+    sfa = torch.exp2(torch.randint(-4, 5, (m, kb), device="cuda").float())
+    sfb = torch.exp2(torch.randint(-4, 5, (g, nb, kb), device="cuda").float())
+    mi = torch.tensor(idx, dtype=torch.int32, device="cuda")
+    d = torch.full((m, n), float("nan"), dtype=torch.bfloat16, device="cuda")
+    config = ("#dgemm.config<block_m = 128, block_n = 192, stages = 4, cluster = 2, "
+              "multicast = b, math_warpgroups = 2, swizzle_group = 2, num_sms = 4>")
+    ir = GROUPED_IR_WITH_CONFIG.format(g=g, n=n, k=k, kb=kb, nb=nb, config=config)
+    kernel_ir = subprocess.run([DGEMM_OPT, "--dgemm-lower-to-kernel"], input=ir, capture_output=True,
+                               text=True, check=True).stdout
+    if "cluster = 2" not in kernel_ir or "multicast_mask" not in kernel_ir:
+        report("step 8 contiguous B multicast", False, "(the kernel IR has no cluster or multicast)")
+        return
+    dgemm.launch_grouped_kernel_ir(kernel_ir, (a, sfa.t().contiguous().t()), (b, sfb), d, mi)
+    torch.cuda.synchronize()
+    rows = torch.tensor([r for r, grp in enumerate(idx) if grp >= 0], device="cuda")
+    ref = torch.empty(m, n, device="cuda")
+    sa = a.float() * sfa.repeat_interleave(128, dim=1)
+    for grp in range(g):
+        mine = (mi == grp).nonzero().flatten()
+        sb = b[grp].float() * sfb[grp].repeat_interleave(128, dim=0).repeat_interleave(128, dim=1)
+        ref[mine] = sa[mine] @ sb.t()
+    got, want = d.float()[rows], ref[rows]
+    diff = calc_diff(got, want)
+    tol = 0.02 * want.abs() + 0.01 * want.abs().max()
+    bad = ((got - want).abs() > tol).sum().item()
+    skipped = d[3 * 128:4 * 128]   # the -1 block: never written
+    untouched = torch.isnan(skipped.float()).all().item()
+    report("step 8 contiguous B multicast (pairs of one and two groups, -1, past M) M=%d N=%d K=%d"
+           % (m, n, k), diff < 1e-3 and bad == 0 and not torch.isnan(got).any().item() and untouched,
+           "(diff %.2e, %d elements off, -1 block %s)" % (diff, bad,
+                                                           "untouched" if untouched else "WRITTEN"))
+
+
 def main():
     only = os.environ.get("STEPS")  # e.g. STEPS=7 (for compute-sanitizer runs)
     if only:
@@ -249,6 +315,10 @@ def main():
         step7_multicast()
     except Exception as e:
         report("step 7 multicast A", False, repr(e))
+    try:
+        step8_contiguous_multicast_b()
+    except Exception as e:
+        report("step 8 contiguous B multicast", False, repr(e))
     print("%d passed, %d failed" % (sum(results), len(results) - sum(results)))
     return 0 if all(results) else 1
 
