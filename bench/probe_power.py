@@ -126,10 +126,9 @@ def variant_call(dgemm, case, shape, edits):
     """The call of the selected config's kernel with `edits`
     (sweep.edit_config), after one checked call; None (and a line why) when
     it does not lower or fails the check."""
-    import subprocess as sp
     import sweep_grouped as SG
     cfg, options = SG.sweep.edit_config(SG.selected_config(shape), edits)
-    r = sp.run([SG.sweep.DGEMM_OPT, "--dgemm-lower-to-kernel" + ("=" + options if options else "")],
+    r = subprocess.run([SG.sweep.DGEMM_OPT, "--dgemm-lower-to-kernel" + ("=" + options if options else "")],
                input=SG.grouped_ir(shape, cfg), capture_output=True, text=True)
     if r.returncode != 0:
         print("probe_power: variant %r does not lower: %s" % (edits, r.stderr.strip()[-300:]))

@@ -50,45 +50,42 @@ Value GemmKernelBuilder::tileLoop(TileBody body) {
   if (l.mcastB() > 1)
     mBlock = k.add(k.mul(mBlock, k.c32(l.mcastB())), rank);
   Value next;
-  if (l.contiguous() && l.mcastB() > 1) {
-    // A pair of M blocks 2u, 2u + 1 (this CTA's is 2u + rank): both CTAs
-    // read both groups, so that they agree on what to do. Both padding (or
-    // past M): the pair skips the unit. Otherwise both run the K loop, so
-    // the shared ring stays in step: one group, B's tile shared; two, each
-    // CTA loads a whole tile of its own group's B (a CTA whose block is
-    // padding or past M takes its peer's group and stores nothing).
-    Value first = k.sub(mBlock, rank);
-    Value g0 = contiguousGroup(first, /*guardM=*/false);
-    Value g1 = contiguousGroup(k.add(first, k.c32(1)), /*guardM=*/true);
-    Value own = arith::SelectOp::create(b, loc, k.eq(rank, k.c32(0)), g0, g1);
-    Value peer = arith::SelectOp::create(b, loc, k.eq(rank, k.c32(0)), g1, g0);
-    Value ownValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                           own, k.c32(0));
-    Value group = arith::SelectOp::create(b, loc, ownValid, own, peer);
+  if (l.contiguous()) {
+    // The M block's group; padding blocks (-1) are skipped. With B
+    // multicast, a pair of M blocks 2u, 2u + 1 (this CTA's is 2u + rank):
+    // both CTAs read both groups, so that they agree on what to do. Both
+    // padding (or past M): the pair skips the unit. Otherwise both run the
+    // K loop, so the shared ring stays in step: one group, B's tile shared;
+    // two, each CTA loads a whole tile of its own group's B (a CTA whose
+    // block is padding or past M takes its peer's group and stores
+    // nothing).
+    Value group, g0, g1, own;
+    if (l.mcastB() > 1) {
+      Value first = k.sub(mBlock, rank);
+      g0 = contiguousGroup(first, /*guardM=*/false);
+      g1 = contiguousGroup(k.add(first, k.c32(1)), /*guardM=*/true);
+      Value rank0 = k.eq(rank, k.c32(0));
+      own = arith::SelectOp::create(b, loc, rank0, g0, g1);
+      Value peer = arith::SelectOp::create(b, loc, rank0, g1, g0);
+      Value ownValid = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::sge, own, k.c32(0));
+      group = arith::SelectOp::create(b, loc, ownValid, own, peer);
+    } else {
+      group = contiguousGroup(mBlock, /*guardM=*/false);
+    }
     Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
                                         group, k.c32(0));
     auto guard = scf::IfOp::create(b, loc, TypeRange{k.i32}, valid,
                                    /*withElseRegion=*/true);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(guard.thenBlock());
-    pairSharesB = k.eq(g0, g1);
-    dropStore = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                      own, k.c32(0));
+    if (l.mcastB() > 1) {
+      pairSharesB = k.eq(g0, g1);
+      dropStore = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                        own, k.c32(0));
+    }
     scf::YieldOp::create(b, loc, body(mBlock, nBlock, group, it));
     pairSharesB = dropStore = Value();
-    b.setInsertionPointToStart(guard.elseBlock());
-    scf::YieldOp::create(b, loc, it);
-    next = guard.getResult(0);
-  } else if (l.contiguous()) {
-    // The M block's group; padding blocks (-1) are skipped.
-    Value group = contiguousGroup(mBlock, /*guardM=*/false);
-    Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                        group, k.c32(0));
-    auto guard = scf::IfOp::create(b, loc, TypeRange{k.i32}, valid,
-                                   /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(guard.thenBlock());
-    scf::YieldOp::create(b, loc, body(mBlock, nBlock, group, it));
     b.setInsertionPointToStart(guard.elseBlock());
     scf::YieldOp::create(b, loc, it);
     next = guard.getResult(0);
