@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The contiguous kernel beside DeepGEMM's under Nsight Compute, and the SASS
+# of both, for reading where dgemm's extra clocks a call go under the power
+# cap (docs/kernel.md, "Next"). One call on the GPU machine:
+#   run(command="bash scripts/device-contiguous-profile.sh", carry=[".bundle", ".peers"])
+# 1. builds DeepGEMM (device-deepgemm-setup.sh; DG_REUSE=1 keeps a build);
+# 2. ncu on bench/run_grouped.py --deepgemm --layout contiguous, one round
+#    of one timed call with its peers: the first NCU_COUNT (6) launches
+#    whose names match dgemm_grouped_contiguous or DeepGEMM's
+#    sm90_fp8_gemm_1d2d (its normal GEMM has the same name; speed of
+#    light, warp states, scheduler and instruction sections, the stall
+#    ratios, the tensor pipe's active cycles) -> $OUT/ncu-contiguous.txt,
+#    its summary on stdout;
+# 3. SASS: DeepGEMM's JIT cubins and dgemm's cached PTX of the same run
+#    (ptxas -arch=sm_90a, cuobjdump -sass) -> $OUT/sass-contiguous.tar.xz,
+#    for reading, not for the tree.
+set -uo pipefail
+export DG_JIT_CACHE_DIR=/tmp/dg-contiguous-profile-cache
+rm -rf /tmp/dgemm-contiguous-profile-cache "$DG_JIT_CACHE_DIR"
+# shellcheck source=device-deepgemm-setup.sh
+source "$(dirname "$0")/device-deepgemm-setup.sh" /tmp/dgemm-contiguous-profile-cache
+rc=0
+timeout -k 5 "${NCU_S:-240}" ncu --section SpeedOfLight --section WarpStateStats \
+  --section SchedulerStats --section InstructionStats --section LaunchStats \
+  --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,dram__bytes_read.sum,lts__t_bytes.sum" \
+  -k "regex:dgemm_grouped_contiguous|sm90_fp8_gemm_1d2d" -c "${NCU_COUNT:-6}" \
+  python3 bench/run_grouped.py --deepgemm --layout contiguous --rounds 1 --iters 1 \
+  --warmup 0 > "$OUT/ncu-contiguous.txt" 2>&1 || rc=1
+grep -E "^  [a-z_0-9].*\(|ok=|Duration|SM Frequency|Elapsed Cycles|SM Active Cycles|Compute \(SM\) Throughput|Executed Ipc A|Issue Slots Busy|No Eligible|Warp Cycles Per Issued|Registers Per|gmma_cycles|inst_executed.sum|lts__t_bytes|dram__bytes_read|stalled_(barrier|long_scoreboard|short_scoreboard|wait|math_pipe_throttle|dispatch|membar|not_selected|sleeping|branch_resolving|mio_throttle|gmma|misc|no_instruction|selected)_per" \
+  "$OUT/ncu-contiguous.txt" | head -160
+mkdir -p "$OUT/sass"
+i=0
+for cubin in $(find "$DG_JIT_CACHE_DIR" -name "*.cubin" 2>/dev/null); do
+  cuobjdump -sass "$cubin" > "$OUT/sass/deepgemm-$i.sass" 2>&1 || rc=1
+  i=$((i + 1))
+done
+for ptx in /tmp/dgemm-contiguous-profile-cache/*.ptx; do
+  [ -f "$ptx" ] || continue
+  name=$(grep -m1 -oE "\.entry [A-Za-z0-9_]+" "$ptx" | cut -d' ' -f2)
+  ptxas -arch=sm_90a -v "$ptx" -o "$OUT/sass/$name.cubin" > "$OUT/sass/$name.ptxas" 2>&1 &&
+    cuobjdump -sass "$OUT/sass/$name.cubin" > "$OUT/sass/$name.sass" 2>&1 || rc=1
+  rm -f "$OUT/sass/$name.cubin"
+done
+ls -la "$OUT/sass"
+tar -C "$OUT" -cJf "$OUT/sass-contiguous.tar.xz" sass && rm -rf "$OUT/sass"
+exit $rc
