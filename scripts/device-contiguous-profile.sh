@@ -14,12 +14,29 @@
 # 3. SASS: DeepGEMM's JIT cubins and dgemm's cached PTX of the same run
 #    (ptxas -arch=sm_90a, cuobjdump -sass) -> $OUT/sass-contiguous.tar.xz,
 #    for reading, not for the tree.
+# SOURCE=1 instead: Nsight Compute's warp-stall samples per SASS instruction
+# (base clocks, every 32 cycles) of one launch each of dgemm's kernel and
+# DeepGEMM's contiguous and normal kernels -> $OUT/ncu-source-contiguous.csv.xz,
+# scripts/ncu_source_buckets.py's summary -> $OUT/ncu-buckets-contiguous.txt.
 set -uo pipefail
 export DG_JIT_CACHE_DIR=/tmp/dg-contiguous-profile-cache
 rm -rf /tmp/dgemm-contiguous-profile-cache "$DG_JIT_CACHE_DIR"
 # shellcheck source=device-deepgemm-setup.sh
 source "$(dirname "$0")/device-deepgemm-setup.sh" /tmp/dgemm-contiguous-profile-cache
 rc=0
+if [ "${SOURCE:-0}" = 1 ]; then
+  timeout -k 5 "${NCU_S:-240}" ncu --clock-control base --warp-sampling-interval 0 \
+    --section SourceCounters --section WarpStateStats \
+    --page source --print-source sass --csv \
+    -k "regex:dgemm_grouped_contiguous_g|sm90_fp8_gemm_1d2d" -c 3 \
+    python3 bench/run_grouped.py --deepgemm --layout contiguous --rounds 1 \
+    --iters 1 --warmup 0 > "$OUT/ncu-source-contiguous.csv" 2>&1 || rc=1
+  python3 scripts/ncu_source_buckets.py "$OUT/ncu-source-contiguous.csv" \
+    > "$OUT/ncu-buckets-contiguous.txt" 2>&1 || rc=1
+  head -150 "$OUT/ncu-buckets-contiguous.txt"
+  xz -9 "$OUT/ncu-source-contiguous.csv"
+  exit $rc
+fi
 timeout -k 5 "${NCU_S:-240}" ncu --section SpeedOfLight --section WarpStateStats \
   --section SchedulerStats --section InstructionStats --section LaunchStats \
   --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,dram__bytes_read.sum,lts__t_bytes.sum" \
