@@ -10,7 +10,8 @@
 #    sm90_fp8_gemm_1d2d (its normal GEMM has the same name; speed of
 #    light, warp states, scheduler and instruction sections, the stall
 #    ratios, the tensor pipe's active cycles) -> $OUT/ncu-contiguous.txt,
-#    its summary on stdout;
+#    its summary on stdout; with L2 sectors by operation and source and the
+#    global and shared instruction counts, to place the extra L2 bytes;
 # 3. SASS: DeepGEMM's JIT cubins and dgemm's cached PTX of the same run
 #    (ptxas -arch=sm_90a, cuobjdump -sass) -> $OUT/sass-contiguous.tar.xz,
 #    for reading, not for the tree.
@@ -37,13 +38,37 @@ if [ "${SOURCE:-0}" = 1 ]; then
   xz -9 "$OUT/ncu-source-contiguous.csv"
   exit $rc
 fi
-timeout -k 5 "${NCU_S:-240}" ncu --section SpeedOfLight --section WarpStateStats \
-  --section SchedulerStats --section InstructionStats --section LaunchStats \
-  --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,dram__bytes_read.sum,lts__t_bytes.sum" \
-  -k "regex:dgemm_grouped_contiguous|sm90_fp8_gemm_1d2d" -c "${NCU_COUNT:-6}" \
-  python3 bench/run_grouped.py --deepgemm --layout contiguous --rounds 1 --iters 1 \
-  --warmup 0 > "$OUT/ncu-contiguous.txt" 2>&1 || rc=1
-grep -E "^  [a-z_0-9].*\(|ok=|Duration|SM Frequency|Elapsed Cycles|SM Active Cycles|Compute \(SM\) Throughput|Executed Ipc A|Issue Slots Busy|No Eligible|Warp Cycles Per Issued|Registers Per|gmma_cycles|inst_executed.sum|lts__t_bytes|dram__bytes_read|stalled_(barrier|long_scoreboard|short_scoreboard|wait|math_pipe_throttle|dispatch|membar|not_selected|sleeping|branch_resolving|mio_throttle|gmma|misc|no_instruction|selected)_per" \
+# L2 traffic by operation and source, global and shared instructions: where
+# the extra L2 bytes come from (dropped if this ncu lacks a metric).
+L2_METRICS=",lts__t_sectors_op_read.sum,\
+lts__t_sectors_op_write.sum,\
+lts__t_sectors_op_atom.sum,\
+lts__t_sectors_op_red.sum,\
+lts__t_sectors_srcunit_tex.sum,\
+lts__t_sectors_srcunit_ltcfabric.sum,\
+lts__t_sectors_srcunit_tex_op_read.sum,\
+lts__t_sectors_srcunit_tex_op_write.sum,\
+lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,\
+smsp__inst_executed_op_global_ld.sum,\
+smsp__inst_executed_op_shared_st.sum,\
+smsp__inst_executed_op_shared_ld.sum,\
+l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum"
+profile() {
+  EXTRA=$1
+  timeout -k 5 "${NCU_S:-240}" ncu --section SpeedOfLight --section WarpStateStats \
+    --section SchedulerStats --section InstructionStats --section LaunchStats \
+    --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,dram__bytes_read.sum,lts__t_bytes.sum${EXTRA}" \
+    -k "regex:dgemm_grouped_contiguous|sm90_fp8_gemm_1d2d" -c "${NCU_COUNT:-6}" \
+    python3 bench/run_grouped.py --deepgemm --layout contiguous --rounds 1 --iters 1 \
+    --warmup 0 > "$OUT/ncu-contiguous.txt" 2>&1 || rc=1
+}
+profile "$L2_METRICS"
+if grep -q "Failed to find metric" "$OUT/ncu-contiguous.txt"; then
+  echo "ncu lacks one of the L2 metrics; profiling without them"
+  rc=0
+  profile ""
+fi
+grep -E "^  [a-z_0-9].*\(|ok=|Duration|SM Frequency|Elapsed Cycles|SM Active Cycles|Compute \(SM\) Throughput|Executed Ipc A|Issue Slots Busy|No Eligible|Warp Cycles Per Issued|Registers Per|gmma_cycles|inst_executed.sum|lts__t_bytes|lts__t_sectors|inst_executed_op|l1tex__t_bytes|dram__bytes_read|stalled_(barrier|long_scoreboard|short_scoreboard|wait|math_pipe_throttle|dispatch|membar|not_selected|sleeping|branch_resolving|mio_throttle|gmma|misc|no_instruction|selected)_per" \
   "$OUT/ncu-contiguous.txt" | head -160
 mkdir -p "$OUT/sass"
 i=0
