@@ -142,6 +142,15 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "so that no warpgroup waits for another there (where the buffers "
            "do not fit, shared); 'auto' (the default): warpgroup for the "
            "contiguous layout, shared otherwise (as measured)">,
+    Option<"groupPrefetch", "group-prefetch", "std::string",
+           /*default=*/"\"auto\"",
+           "Contiguous layout given by m_indices: 'on' loads the next "
+           "tile's m_indices entries (its group, and its pair's with B "
+           "multicast) at the start of each tile and carries them to the "
+           "next, so that no tile waits for that global load before its "
+           "B scales and K loop; 'off': each tile loads its own at its "
+           "start; 'auto' (the default): off (the kernel name ends in _gp "
+           "where on)">,
     Option<"bScalePrefetch", "b-scale-prefetch", "std::string",
            /*default=*/"\"auto\"",
            "'on': where the normal layout's tiles have one row wave, no "

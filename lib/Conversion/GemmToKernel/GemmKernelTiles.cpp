@@ -33,22 +33,44 @@ Value GemmKernelBuilder::tileLoop(TileBody body) {
     return maskedTileLoop(body);
   if (l.kGrouped())
     return kGroupedTileLoop(body);
+  // Tile t's M and N blocks (with a cluster, this CTA's tile of the pair).
+  auto blocksOf = [&](Value t) -> std::pair<Value, Value> {
+    auto sched = ScheduleTileOp::create(
+        b, loc, k.i32, k.i32, t, numMUnits,
+        b.getI32IntegerAttr(l.nBlocks / l.mcastA()),
+        b.getI32IntegerAttr(
+            std::max<int64_t>(l.swizzleGroup / l.mcastA(), 1)));
+    Value mBlock = sched.getMBlock(), nBlock = sched.getNBlock();
+    if (l.mcastA() > 1)
+      nBlock = k.add(k.mul(nBlock, k.c32(l.mcastA())), rank);
+    if (l.mcastB() > 1)
+      mBlock = k.add(k.mul(mBlock, k.c32(l.mcastB())), rank);
+    return {mBlock, nBlock};
+  };
+  // The contiguous layout's m_indices entries of an M block: its group, or
+  // with B multicast those of both blocks of its pair (2u, 2u + 1).
+  // `guard`: rows past M read as -1 (a prefetch may look past the last
+  // tile).
+  auto groupsOf = [&](Value mBlock, bool guard) -> SmallVector<Value> {
+    if (l.mcastB() <= 1)
+      return {contiguousGroup(mBlock, guard)};
+    Value first = k.sub(mBlock, rank);
+    return {contiguousGroup(first, guard),
+            contiguousGroup(k.add(first, k.c32(1)), /*guardM=*/true)};
+  };
+  // group-prefetch: the loop carries the groups of the CTA's next tile,
+  // loaded one tile ahead.
+  SmallVector<Value> inits = {k.c32(0)};
+  if (l.groupPrefetch)
+    llvm::append_range(inits, groupsOf(blocksOf(firstTile).first, true));
   auto loop = scf::ForOp::create(b, loc, firstTile,
                                  l.tailSplit ? fullTiles : tiles, tileStep,
-                                 ValueRange{k.c32(0)});
+                                 inits);
   b.setInsertionPointToStart(loop.getBody());
   Value t = loop.getInductionVar();
   Value it = loop.getRegionIterArgs()[0];
-  auto sched = ScheduleTileOp::create(
-      b, loc, k.i32, k.i32, t, numMUnits,
-      b.getI32IntegerAttr(l.nBlocks / l.mcastA()),
-      b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup / l.mcastA(), 1)));
-  Value mBlock = sched.getMBlock(), nBlock = sched.getNBlock();
-  // With a cluster, this CTA's tile of the pair.
-  if (l.mcastA() > 1)
-    nBlock = k.add(k.mul(nBlock, k.c32(l.mcastA())), rank);
-  if (l.mcastB() > 1)
-    mBlock = k.add(k.mul(mBlock, k.c32(l.mcastB())), rank);
+  auto [mBlock, nBlock] = blocksOf(t);
+  SmallVector<Value> nextGroups;
   Value next;
   if (l.contiguous()) {
     // The M block's group; padding blocks (-1) are skipped. With B
@@ -59,11 +81,19 @@ Value GemmKernelBuilder::tileLoop(TileBody body) {
     // two, each CTA loads a whole tile of its own group's B (a CTA whose
     // block is padding or past M takes its peer's group and stores
     // nothing).
-    Value group, g0, g1, own;
+    SmallVector<Value> groups;
+    if (l.groupPrefetch) {
+      groups.assign(loop.getRegionIterArgs().begin() + 1,
+                    loop.getRegionIterArgs().end());
+      // The next tile's, issued now: they arrive during this tile.
+      nextGroups = groupsOf(blocksOf(k.add(t, tileStep)).first, true);
+    } else {
+      groups = groupsOf(mBlock, false);
+    }
+    Value group, g0, own;
     if (l.mcastB() > 1) {
-      Value first = k.sub(mBlock, rank);
-      g0 = contiguousGroup(first, /*guardM=*/false);
-      g1 = contiguousGroup(k.add(first, k.c32(1)), /*guardM=*/true);
+      g0 = groups[0];
+      Value g1 = groups[1];
       Value rank0 = k.eq(rank, k.c32(0));
       own = arith::SelectOp::create(b, loc, rank0, g0, g1);
       Value peer = arith::SelectOp::create(b, loc, rank0, g1, g0);
@@ -71,7 +101,7 @@ Value GemmKernelBuilder::tileLoop(TileBody body) {
           b, loc, arith::CmpIPredicate::sge, own, k.c32(0));
       group = arith::SelectOp::create(b, loc, ownValid, own, peer);
     } else {
-      group = contiguousGroup(mBlock, /*guardM=*/false);
+      group = groups[0];
     }
     Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
                                         group, k.c32(0));
@@ -80,7 +110,7 @@ Value GemmKernelBuilder::tileLoop(TileBody body) {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(guard.thenBlock());
     if (l.mcastB() > 1) {
-      pairSharesB = k.eq(g0, g1);
+      pairSharesB = k.eq(g0, groups[1]);
       dropStore = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                         own, k.c32(0));
     }
@@ -92,7 +122,9 @@ Value GemmKernelBuilder::tileLoop(TileBody body) {
   } else {
     next = body(mBlock, nBlock, Value(), it);
   }
-  scf::YieldOp::create(b, loc, next);
+  SmallVector<Value> yields = {next};
+  llvm::append_range(yields, nextGroups);
+  scf::YieldOp::create(b, loc, yields);
   b.setInsertionPointAfter(loop);
   if (!l.tailSplit)
     return loop.getResult(0);

@@ -197,6 +197,9 @@ struct KernelLayout {
   /// With pingpong: the turn passes when the warpgroup's wgmmas complete
   /// (consumer-order=handoff) instead of when they are issued.
   bool handoff = false;
+  /// Contiguous layout (m_indices): each tile loads the next tile's
+  /// groups and carries them to it (dgemm-lower-to-kernel{group-prefetch}).
+  bool groupPrefetch = false;
   /// Contiguous layout given by offsets[G] (end row of each group) instead
   /// of m_indices; the kernel keeps a copy at countOff like masked_m.
   bool groupOffsets = false;

@@ -135,6 +135,7 @@ static std::string kernelName(const KernelLayout &l) {
          (l.epilogueSyncOverride ? (l.epilogueWarpgroup ? "_ew" : "_et") : "") +
          (l.bScalePrefetchOverride ? (l.bScalePrefetch ? "_bp" : "_nbp") : "") +
          (l.bScaleCopyOverride ? (l.bScaleCopyOwn ? "_bw" : "_bs") : "") +
+         (l.groupPrefetch ? "_gp" : "") +
          (l.stagingStoreOverride ? (l.stagingStmatrix ? "_sx" : "_sst") : "") +
          (l.pinOverride ? (l.pinDescriptorsB  ? "_pin"
                            : l.pinDescriptors ? "_pina"
@@ -408,6 +409,10 @@ struct LowerToKernelPass
         prefetchable && (bScalePrefetch == "on" ||
                          (bScalePrefetch == "auto" && autoPrefetch));
     layout.bScalePrefetchOverride = layout.bScalePrefetch != autoPrefetch;
+    // The next tile's m_indices entries loaded a tile ahead (opt-in until
+    // measured: docs/kernel.md, "Next").
+    layout.groupPrefetch = layout.contiguous() && !layout.groupOffsets &&
+                           groupPrefetch == "on";
     layout.l2HintB = l2HintB == "auto"
                          ? std::string(config.streamB ? "evict_first" : "")
                          : hint(l2HintB);
@@ -436,6 +441,7 @@ struct LowerToKernelPass
           notOneOf("masked-walk", maskedWalk, {"groups", "cost"}),
           notOneOf("b-scale-prefetch", bScalePrefetch, {"auto", "on", "off"}),
           notOneOf("b-scale-copy", bScaleCopy, {"auto", "shared", "warpgroup"}),
+          notOneOf("group-prefetch", groupPrefetch, {"auto", "on", "off"}),
           notOneOf("staging-store", stagingStore, {"auto", "stmatrix", "shared"}),
           notOneOf("epilogue-sync", epilogueSync,
                    {"auto", "tile", "warpgroup"}),

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# group-prefetch (dgemm-lower-to-kernel: the contiguous layout's next
+# m_indices entries loaded a tile ahead) against the selected kernel, both
+# sustained under the power cap beside DeepGEMM, then the contiguous
+# kernel's warp-stall samples per SASS instruction, in one call:
+#   run(command="bash scripts/device-group-prefetch.sh", carry=[".bundle", ".peers"])
+# 1. DeepGEMM built (device-deepgemm-setup.sh; DG_REUSE=1 keeps a build);
+# 2. bench/probe_power.py on 4 x 8192 rows, N 4096, K 7168 and on 4 x 8192
+#    rows, N 7168, K 2048: dgemm's call, DeepGEMM, the selected config
+#    through the kernel-IR path (base, a control) and with group-prefetch=on
+#    (gp), each output checked once, two rounds -> $OUT/probe-gp-*.log;
+# 3. with PROFILE=1 (the default) and the time left (TOTAL_S, 560 s):
+#    SOURCE=1 scripts/device-contiguous-profile.sh -> $OUT/ncu-*.
+set -uo pipefail
+t0=$(date +%s)
+# shellcheck source=device-deepgemm-setup.sh
+source "$(dirname "$0")/device-deepgemm-setup.sh" /tmp/dgemm-gp-cache
+rc=0
+for shape in "4096 7168" "7168 2048"; do
+  set -- $shape
+  echo "== probe N $1 K $2 at $(( $(date +%s) - t0 ))s"
+  timeout -k 5 150 python3 bench/probe_power.py --n "$1" --k "$2" \
+    --seconds "${PHASE_S:-3}" --variant base= \
+    --variant gp=lower.group-prefetch=on \
+    --phases dgemm,deepgemm,base,gp,base,gp,deepgemm,dgemm 2>&1 |
+    tee "$OUT/probe-gp-n$1-k$2.log" || rc=1
+done
+left=$((${TOTAL_S:-560} - ($(date +%s) - t0)))
+if [ "${PROFILE:-1}" = 1 ] && [ "$left" -gt 200 ]; then
+  echo "== SOURCE=1 device-contiguous-profile.sh with ${left}s"
+  DG_REUSE=1 SOURCE=1 NCU_S=$((left - 30)) \
+    bash scripts/device-contiguous-profile.sh || rc=1
+else
+  echo "no profile (${left}s left)"
+fi
+exit $rc
