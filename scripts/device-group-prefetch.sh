@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # group-prefetch (dgemm-lower-to-kernel: the contiguous layout's next
-# m_indices entries loaded a tile ahead) against the selected kernel, both
+# m_indices entries loaded a tile ahead; with b-scale-prefetch, its next
+# B scales copied after the K loop) against the selected kernel, both
 # sustained under the power cap beside DeepGEMM, then the contiguous
 # kernel's warp-stall samples per SASS instruction, in one call:
 #   run(command="bash scripts/device-group-prefetch.sh", carry=[".bundle", ".peers"])
 # 1. DeepGEMM built (device-deepgemm-setup.sh; DG_REUSE=1 keeps a build);
 # 2. bench/probe_power.py on 4 x 8192 rows, N 4096, K 7168 and on 4 x 8192
 #    rows, N 7168, K 2048: dgemm's call, DeepGEMM, the selected config
-#    through the kernel-IR path (base, a control) and with group-prefetch=on
-#    (gp), each output checked once, two rounds -> $OUT/probe-gp-*.log;
+#    through the kernel-IR path (base, a control), with group-prefetch=on
+#    (gp) and with b-scale-prefetch=on as well (bp), each output checked
+#    once, two rounds -> $OUT/probe-gp-*.log;
 # 3. with PROFILE=1 (the default) and the time left (TOTAL_S, 560 s):
 #    SOURCE=1 scripts/device-contiguous-profile.sh -> $OUT/ncu-*.
 set -uo pipefail
@@ -22,7 +24,8 @@ for shape in "4096 7168" "7168 2048"; do
   timeout -k 5 150 python3 bench/probe_power.py --n "$1" --k "$2" \
     --seconds "${PHASE_S:-3}" --variant base= \
     --variant gp=lower.group-prefetch=on \
-    --phases dgemm,deepgemm,base,gp,base,gp,deepgemm,dgemm 2>&1 |
+    --variant bp=lower.group-prefetch=on,lower.b-scale-prefetch=on \
+    --phases dgemm,deepgemm,base,gp,bp,base,gp,bp,deepgemm,dgemm 2>&1 |
     tee "$OUT/probe-gp-n$1-k$2.log" || rc=1
 done
 left=$((${TOTAL_S:-560} - ($(date +%s) - t0)))

@@ -1,5 +1,6 @@
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=group-prefetch=on | FileCheck %s
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s --check-prefix=AUTO
+// RUN: dgemm-opt %s -split-input-file "--dgemm-lower-to-kernel=group-prefetch=on b-scale-prefetch=on" | FileCheck %s --check-prefix=BP
 // RUN: not dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=group-prefetch=yes 2>&1 | FileCheck %s --check-prefix=BAD
 
 // group-prefetch=on (contiguous layout, m_indices): the groups of a CTA's
@@ -30,6 +31,30 @@
 // CHECK: scf.yield %{{.+}}, %[[N0]], %[[N1]] : i32, i32, i32
 // CHECK: nvvm.setmaxregister increase 232
 // CHECK: scf.for %{{.+}} iter_args(%{{.+}}, %{{.+}}, %{{.+}}) -> (i32, i32, i32)
+// With b-scale-prefetch as well: the walk also carries whether the CTA's
+// last tile (t - step) ran. Each consumer thread waits for its cp.async
+// copies of the last tile (into this tile's buffer), copies the tile's
+// scales itself where no tile prefetched them, and meets its warpgroup's
+// barrier 9 + w; after the K loop it copies the next tile's scales (its N
+// block and group from the walk) into the other buffer with cp.async,
+// which land during the epilogue; before the thread exits it waits for
+// the last ones.
+// BP-LABEL: llvm.func @dgemm_grouped_contiguous_g4_n4096_k7168_bm128_bn192_s4_g16_c132_mcb_dr_bp_gp{{(_nsu)?}}(
+// BP: nvvm.setmaxregister increase 232
+// BP: scf.for %{{.+}} iter_args(%{{.+}}, %{{.+}}, %{{.+}}, %[[RAN:.+]] = %false) -> (i32, i32, i32, i1)
+// BP: nvvm.cp.async.wait.group 0
+// BP: %[[NONE:.+]] = arith.xori %[[RAN]], %true
+// BP: scf.if %[[NONE]] {
+// BP: llvm.load
+// BP: llvm.store
+// BP: nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
+// BP: dgemm.schedule_tile
+// BP: arith.maxsi %{{.+}}, %c0_i32
+// BP: nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 4, cache = ca : !llvm.ptr<3>, !llvm.ptr<1>
+// BP: nvvm.cp.async.commit.group
+// BP: dgemm.epilogue_store
+// BP: scf.yield %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : i32, i32, i32, i1
+// BP: nvvm.cp.async.wait.group 0
 // AUTO-LABEL: llvm.func @dgemm_grouped_contiguous_g4_n4096_k7168_bm128_bn192_s4_g16_c132_mcb_dr{{(_nsu)?}}(
 // AUTO-NOT: _gp
 // AUTO: scf.for %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (i32)

@@ -159,7 +159,10 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "them after it into the other of two buffers of their "
            "warpgroup's own, so that no tile waits for its scales' global "
            "load and each warpgroup meets only its own barrier once per "
-           "tile (where the buffers fit the target's shared memory); 'off': "
+           "tile (where the buffers fit the target's shared memory); also "
+           "for the contiguous layout with group-prefetch, whose consumers "
+           "copy the next tile's scales with cp.async after the K loop; "
+           "'off': "
            "each tile copies its own scales at its start, all consumers "
            "meeting twice; 'auto' (the default): on for two consumer "
            "warpgroups">,

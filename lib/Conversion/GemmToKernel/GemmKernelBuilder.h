@@ -19,6 +19,8 @@
 #include "GemmKernel.h"
 #include "KernelIR.h"
 
+#include <functional>
+
 namespace mlir::dgemm::kernel_builder {
 
 /// Who initialises a kernel body's ring barriers: the body's thread 0
@@ -294,6 +296,13 @@ private:
   /// them into a buffer at dst (each warpgroup fills a whole buffer).
   SmallVector<Value> loadBScales(Value sfb, ArrayRef<Value> nbs, Value thread);
   void storeBScales(ArrayRef<Value> values, Value dst, Value thread);
+  /// loadBScales of the rows of a tile at N block `nBlock` (clamped to the
+  /// last scale block).
+  SmallVector<Value> loadNextBScales(Value sfb, Value nBlock, Value thread);
+  /// The same rows copied into the buffer at dst by cp.async (4 bytes an
+  /// element, one commit group), to be waited for (cp.async.wait_group 0)
+  /// before a barrier shows them to the warpgroup.
+  void copyNextBScalesAsync(Value sfb, Value nBlock, Value dst, Value thread);
   /// A fused bias: at the tile's start the first consumer threads prefetch
   /// its bias columns [n0, n0 + blockN) into L1, one 128-byte line each,
   /// so that dgemm.add_bias's loads after the K loop hit L1 instead of
@@ -333,6 +342,13 @@ private:
   // and whether this CTA's own block is padding or past M (it computes
   // with its peer's group and stores nothing).
   Value pairSharesB, dropStore;
+  // Contiguous layout with group-prefetch and b-scale-prefetch, while a
+  // tile's body is built: whether the CTA's previous tile (t - step) ran
+  // (i1; else this tile's scales were not prefetched), and a builder of
+  // the next tile's N block and group (0 where it has none) at the
+  // insertion point.
+  Value prevTileRan;
+  std::function<std::pair<Value, Value>()> nextTile;
   /// Contiguous layout: the group of M block `mBlock` (m_indices at its
   /// first row, or the offsets' group of that row); -1 for padding and,
   /// with `guardM`, for a block past M (m_indices not read there).

@@ -124,13 +124,27 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
       sfbTile = k.byteAt(buffers, k.mul(odd, k.c32(l.sfbBufferBytes)));
       nextSfb = k.byteAt(
           buffers, k.mul(k.xori(odd, k.c32(1)), k.c32(l.sfbBufferBytes)));
-      // The first tile copies its own.
-      auto first = scf::IfOp::create(b, loc, k.eq(iter, k.c32(0)), false);
+      // Contiguous: the copies the last tile issued into this buffer
+      // (cp.async) have landed; the barrier below shows them to the
+      // warpgroup.
+      if (l.contiguous())
+        NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+      // The first tile copies its own; in the contiguous layout so does a
+      // tile whose CTA skipped the tile before it (t - step), for which the
+      // last tile that ran prefetched.
+      Value copyOwn =
+          l.contiguous()
+              ? arith::XOrIOp::create(
+                    b, loc, prevTileRan,
+                    arith::ConstantIntOp::create(b, loc, k.i1, 1))
+                    .getResult()
+              : k.eq(iter, k.c32(0));
+      auto first = scf::IfOp::create(b, loc, copyOwn, false);
       {
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToStart(first.thenBlock());
-        storeBScales(loadBScales(sfb, {nb0, nb1, nb2}, wgThread), sfbTile,
-                     wgThread);
+        storeBScales(loadBScales(sfbGroup, {nb0, nb1, nb2}, wgThread),
+                     sfbTile, wgThread);
       }
       // One meeting per tile, of this warpgroup's 128 threads only (named
       // barrier 9 + w): this tile's scales are in its buffer (stored by
@@ -140,23 +154,19 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
       NVVM::BarrierOp::create(b, loc, Type(), k.add(wg, k.c32(9)),
                               k.c32(128), nullptr, Value());
       // The next tile's B-scale blocks (past the last tile: clamped, loaded
-      // and never read).
-      Value tNext =
-          k.add(firstTile, k.mul(k.add(iter, k.c32(1)), tileStep));
-      auto sched = ScheduleTileOp::create(
-          b, loc, k.i32, k.i32, tNext, numMUnits,
-          b.getI32IntegerAttr(l.nBlocks),
-          b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup, 1)));
-      Value nbNext =
-          k.minu(k.divu(k.mul(sched.getNBlock(), k.c32(l.blockN)),
-                        k.c32(128)),
-                 k.c32(l.nScaleBlocks - 1));
-      nextScales = loadBScales(
-          sfb,
-          {nbNext,
-           k.minu(k.add(nbNext, k.c32(1)), k.c32(l.nScaleBlocks - 1)),
-           k.minu(k.add(nbNext, k.c32(2)), k.c32(l.nScaleBlocks - 1))},
-          wgThread);
+      // and never read). Contiguous: after the K loop (loadNextBScales).
+      if (!l.contiguous()) {
+        Value tNext =
+            k.add(firstTile, k.mul(k.add(iter, k.c32(1)), tileStep));
+        nextScales = loadNextBScales(
+            sfb, ScheduleTileOp::create(
+                     b, loc, k.i32, k.i32, tNext, numMUnits,
+                     b.getI32IntegerAttr(l.nBlocks),
+                     b.getI32IntegerAttr(
+                         std::max<int64_t>(l.swizzleGroup, 1)))
+                     .getNBlock(),
+            wgThread);
+      }
     } else if (l.bScaleCopyOwn) {
       // b-scale-copy=warpgroup: this warpgroup's own buffer, between two
       // meetings of its own 128 threads (named barrier 9 + w): all of them
@@ -335,8 +345,30 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
       totals.assign(kLoop.getResults().begin() + 1, kLoop.getResults().end());
       ringNext = kLoop.getResult(0);
     }
-    if (l.bScalePrefetch)
+    // Contiguous: the next tile's group was read at this tile's start (the
+    // tile walk's group-prefetch), so its scales are copied now, straight
+    // into the other buffer (cp.async: no registers held through the
+    // epilogue, which runs while they arrive; waited for at the next
+    // tile's start).
+    if (l.bScalePrefetch && l.contiguous()) {
+      auto [nextN, nextGroup] = nextTile();
+      // The other buffer of the warpgroup's pair, its address computed here
+      // rather than held through the K loop.
+      Value odd = k.andi(
+          k.divu(k.add(it, k.opaqueZeroHere()), k.c32(l.kBlocks)), k.c32(1));
+      Value other = k.byteAt(
+          k.byteAt(smem, l.sfbOff),
+          k.mul(k.add(k.mul(wg, k.c32(2)), k.xori(odd, k.c32(1))),
+                k.c32(l.sfbBufferBytes)));
+      // (Each through an opaque 0, so that LLVM computes the values here
+      // instead of reusing or hoisting those computed before the K loop,
+      // live through it: ptxas spilled 172-196 bytes that way.)
+      copyNextBScalesAsync(
+          k.elementAt(sfb, nextGroup, 4 * l.nScaleBlocks * l.kBlocks), nextN,
+          other, k.add(k.remu(tid, k.c32(128)), k.opaqueZeroHere()));
+    } else if (l.bScalePrefetch) {
       storeBScales(nextScales, nextSfb, wgThread);
+    }
     Value biasBuffer = biasPair ? storeBiasPair(biasPair, wg) : Value();
     std::optional<OpBuilder::InsertionGuard> storeGuard;
     if (l.kSplit) {
@@ -437,6 +469,10 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
     }
     return ringNext;
   });
+  // Contiguous b-scale-prefetch: the last tile's copies (for a tile that
+  // does not come) land before the thread exits.
+  if (l.bScalePrefetch && l.contiguous())
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
   if (l.pingpong) {
     auto last = scf::IfOp::create(b, loc, isWG0, false);
     OpBuilder::InsertionGuard g(b);
@@ -705,6 +741,43 @@ void GemmKernelBuilder::releaseStage(Value s, Value lane) {
   // thread's writes cluster-wide on every K block.
   Value remote = NVVM::MapaOp::create(b, loc, k.ptr7, emptyBarrier(s), lane);
   NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(), nullptr);
+}
+
+void GemmKernelBuilder::copyNextBScalesAsync(Value sfb, Value nBlock,
+                                             Value dst, Value thread) {
+  const int64_t threads = 128;
+  const int64_t count = l.bScaleRows * l.kBlocks;
+  Value nb0 = k.minu(k.divu(k.mul(nBlock, k.c32(l.blockN)), k.c32(128)),
+                     k.c32(l.nScaleBlocks - 1));
+  for (int64_t j = 0; j * threads < count; ++j) {
+    // Element i (row i / kBlocks, K block i % kBlocks), as loadBScales.
+    Value i = k.add(thread, k.c32(j * threads));
+    auto inside = scf::IfOp::create(b, loc, k.ult(i, k.c32(count)), false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(inside.thenBlock());
+    Value row = k.divu(i, k.c32(l.kBlocks));
+    Value kb = k.remu(i, k.c32(l.kBlocks));
+    Value nb = k.minu(k.add(nb0, row), k.c32(l.nScaleBlocks - 1));
+    NVVM::CpAsyncOp::create(
+        b, loc, k.elementAt(dst, i, 4),
+        k.elementAt(sfb, k.add(k.mul(nb, k.c32(l.kBlocks)), kb), 4),
+        b.getI32IntegerAttr(4),
+        NVVM::LoadCacheModifierKindAttr::get(
+            b.getContext(), NVVM::LoadCacheModifierKind::CA),
+        Value());
+  }
+  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+}
+
+SmallVector<Value> GemmKernelBuilder::loadNextBScales(Value sfb, Value nBlock,
+                                                      Value thread) {
+  Value nb = k.minu(k.divu(k.mul(nBlock, k.c32(l.blockN)), k.c32(128)),
+                    k.c32(l.nScaleBlocks - 1));
+  return loadBScales(
+      sfb,
+      {nb, k.minu(k.add(nb, k.c32(1)), k.c32(l.nScaleBlocks - 1)),
+       k.minu(k.add(nb, k.c32(2)), k.c32(l.nScaleBlocks - 1))},
+      thread);
 }
 
 SmallVector<Value> GemmKernelBuilder::loadBScales(Value sfb, ArrayRef<Value> nbs,

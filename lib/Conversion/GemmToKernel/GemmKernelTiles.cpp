@@ -58,11 +58,17 @@ Value GemmKernelBuilder::tileLoop(TileBody body) {
     return {contiguousGroup(first, guard),
             contiguousGroup(k.add(first, k.c32(1)), /*guardM=*/true)};
   };
-  // group-prefetch: the loop carries the groups of the CTA's next tile,
-  // loaded one tile ahead.
+  // group-prefetch: the loop carries the groups of the CTA's next tile
+  // (t + step), loaded one tile ahead; with b-scale-prefetch also whether
+  // the tile before this one (t - step) ran (else no tile prefetched this
+  // one's B scales).
+  const bool scalesAhead = l.groupPrefetch && l.bScalePrefetch;
+  const int64_t perTile = l.mcastB() > 1 ? 2 : 1;
   SmallVector<Value> inits = {k.c32(0)};
   if (l.groupPrefetch)
     llvm::append_range(inits, groupsOf(blocksOf(firstTile).first, true));
+  if (scalesAhead)
+    inits.push_back(arith::ConstantIntOp::create(b, loc, k.i1, 0));
   auto loop = scf::ForOp::create(b, loc, firstTile,
                                  l.tailSplit ? fullTiles : tiles, tileStep,
                                  inits);
@@ -70,8 +76,20 @@ Value GemmKernelBuilder::tileLoop(TileBody body) {
   Value t = loop.getInductionVar();
   Value it = loop.getRegionIterArgs()[0];
   auto [mBlock, nBlock] = blocksOf(t);
-  SmallVector<Value> nextGroups;
+  SmallVector<Value> carried;
   Value next;
+  // The group a tile computes with: its own block's, or with B multicast
+  // its peer's where its own is padding or past M (and the own one).
+  auto tileGroup = [&](ArrayRef<Value> groups) -> std::pair<Value, Value> {
+    if (l.mcastB() <= 1)
+      return {groups[0], groups[0]};
+    Value rank0 = k.eq(rank, k.c32(0));
+    Value own = arith::SelectOp::create(b, loc, rank0, groups[0], groups[1]);
+    Value peer = arith::SelectOp::create(b, loc, rank0, groups[1], groups[0]);
+    Value ownValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                           own, k.c32(0));
+    return {arith::SelectOp::create(b, loc, ownValid, own, peer), own};
+  };
   if (l.contiguous()) {
     // The M block's group; padding blocks (-1) are skipped. With B
     // multicast, a pair of M blocks 2u, 2u + 1 (this CTA's is 2u + rank):
@@ -83,26 +101,33 @@ Value GemmKernelBuilder::tileLoop(TileBody body) {
     // nothing).
     SmallVector<Value> groups;
     if (l.groupPrefetch) {
-      groups.assign(loop.getRegionIterArgs().begin() + 1,
-                    loop.getRegionIterArgs().end());
+      auto args = loop.getRegionIterArgs();
+      groups.assign(args.begin() + 1, args.begin() + 1 + perTile);
       // The next tile's, issued now: they arrive during this tile.
-      nextGroups = groupsOf(blocksOf(k.add(t, tileStep)).first, true);
+      carried = groupsOf(blocksOf(k.add(t, tileStep)).first, true);
+      if (scalesAhead) {
+        prevTileRan = args.back();
+        // The next tile's N block and group (0 where it has none: it is
+        // skipped, and the scales loaded for it are never read), built
+        // where the consumers ask (after the K loop, where few registers
+        // are live).
+        nextTile = [this, t, tileGroup, blocksOf,
+                    nextGroups = carried]() -> std::pair<Value, Value> {
+          // (t + step through an opaque 0: LLVM would reuse the tile
+          // order's values computed at the tile's start, live through the
+          // K loop, where ptxas spilled.)
+          Value n =
+              blocksOf(k.add(t, k.add(tileStep, k.opaqueZeroHere()))).second;
+          Value g = arith::MaxSIOp::create(
+              b, loc, tileGroup(nextGroups).first, k.c32(0));
+          return {n, g};
+        };
+      }
     } else {
       groups = groupsOf(mBlock, false);
     }
-    Value group, g0, own;
-    if (l.mcastB() > 1) {
-      g0 = groups[0];
-      Value g1 = groups[1];
-      Value rank0 = k.eq(rank, k.c32(0));
-      own = arith::SelectOp::create(b, loc, rank0, g0, g1);
-      Value peer = arith::SelectOp::create(b, loc, rank0, g1, g0);
-      Value ownValid = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::sge, own, k.c32(0));
-      group = arith::SelectOp::create(b, loc, ownValid, own, peer);
-    } else {
-      group = groups[0];
-    }
+    Value g0 = groups[0];
+    auto [group, own] = tileGroup(groups);
     Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
                                         group, k.c32(0));
     auto guard = scf::IfOp::create(b, loc, TypeRange{k.i32}, valid,
@@ -115,15 +140,18 @@ Value GemmKernelBuilder::tileLoop(TileBody body) {
                                         own, k.c32(0));
     }
     scf::YieldOp::create(b, loc, body(mBlock, nBlock, group, it));
-    pairSharesB = dropStore = Value();
+    pairSharesB = dropStore = prevTileRan = Value();
+    nextTile = nullptr;
     b.setInsertionPointToStart(guard.elseBlock());
     scf::YieldOp::create(b, loc, it);
     next = guard.getResult(0);
+    if (scalesAhead)
+      carried.push_back(valid);
   } else {
     next = body(mBlock, nBlock, Value(), it);
   }
   SmallVector<Value> yields = {next};
-  llvm::append_range(yields, nextGroups);
+  llvm::append_range(yields, carried);
   scf::YieldOp::create(b, loc, yields);
   b.setInsertionPointAfter(loop);
   if (!l.tailSplit)

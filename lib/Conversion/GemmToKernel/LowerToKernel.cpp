@@ -400,19 +400,23 @@ struct LowerToKernelPass
     // 4096x32768x512 and -1.0..+0.7% elsewhere:
     // bench/results/2026-12-05-91160c5+b-scale-prefetch-h100.log.) Whether
     // the buffers fit is decided by the caller.
-    bool prefetchable = !layout.perRowB && !layout.grouped() &&
-                        layout.rowWaves == 1 && layout.mcast == 1 &&
-                        !layout.tailSplit && !layout.pingpong;
-    bool autoPrefetch = prefetchable && layout.consumers == 2 &&
+    // The next tile's m_indices entries loaded a tile ahead (opt-in until
+    // measured: docs/kernel.md, "Next").
+    layout.groupPrefetch = layout.contiguous() && !layout.groupOffsets &&
+                           groupPrefetch == "on";
+    // The contiguous layout, only with group-prefetch (its walk gives the
+    // next tile's group two tiles ahead), with or without a cluster.
+    bool prefetchable = !layout.perRowB && layout.rowWaves == 1 &&
+                        !layout.tailSplit && !layout.pingpong &&
+                        ((!layout.grouped() && layout.mcast == 1) ||
+                         (layout.groupPrefetch && !layout.kSplit));
+    bool autoPrefetch = prefetchable && !layout.grouped() &&
+                        layout.consumers == 2 &&
                         (!layout.kSplit || layout.kBlocks <= 4);
     layout.bScalePrefetch =
         prefetchable && (bScalePrefetch == "on" ||
                          (bScalePrefetch == "auto" && autoPrefetch));
     layout.bScalePrefetchOverride = layout.bScalePrefetch != autoPrefetch;
-    // The next tile's m_indices entries loaded a tile ahead (opt-in until
-    // measured: docs/kernel.md, "Next").
-    layout.groupPrefetch = layout.contiguous() && !layout.groupOffsets &&
-                           groupPrefetch == "on";
     layout.l2HintB = l2HintB == "auto"
                          ? std::string(config.streamB ? "evict_first" : "")
                          : hint(l2HintB);
