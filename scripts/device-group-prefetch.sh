@@ -11,7 +11,10 @@
 #    through the kernel-IR path (base, a control), with group-prefetch=on
 #    (gp) and with b-scale-prefetch=on as well (bp), each output checked
 #    once, two rounds -> $OUT/probe-gp-*.log;
-# 3. with PROFILE=1 (the default) and the time left (TOTAL_S, 560 s):
+# 3. bench/check_contiguous_lowering.py: both options (and with B
+#    multicast forced) on the edge cases of the contiguous tile walk ->
+#    $OUT/check-contiguous-lowering.log;
+# 4. with PROFILE=1 (the default) and the time left (TOTAL_S, 560 s):
 #    SOURCE=1 scripts/device-contiguous-profile.sh -> $OUT/ncu-*.
 set -uo pipefail
 t0=$(date +%s)
@@ -28,6 +31,12 @@ for shape in "4096 7168" "7168 2048"; do
     --phases dgemm,deepgemm,base,gp,bp,base,gp,bp,deepgemm,dgemm 2>&1 |
     tee "$OUT/probe-gp-n$1-k$2.log" || rc=1
 done
+echo "== check_contiguous_lowering at $(( $(date +%s) - t0 ))s"
+timeout -k 5 150 python3 bench/check_contiguous_lowering.py \
+  --edit lower.group-prefetch=on \
+  --edit lower.group-prefetch=on,lower.b-scale-prefetch=on \
+  --edit cluster=2,multicast=b,lower.group-prefetch=on,lower.b-scale-prefetch=on 2>&1 |
+  tee "$OUT/check-contiguous-lowering.log" || rc=1
 left=$((${TOTAL_S:-560} - ($(date +%s) - t0)))
 if [ "${PROFILE:-1}" = 1 ] && [ "$left" -gt 200 ]; then
   echo "== SOURCE=1 device-contiguous-profile.sh with ${left}s"
