@@ -5,7 +5,8 @@
 # sustained under the power cap beside DeepGEMM, then the contiguous
 # kernel's warp-stall samples per SASS instruction, in one call:
 #   run(command="bash scripts/device-group-prefetch.sh", carry=[".bundle", ".peers"])
-# 1. DeepGEMM built (device-deepgemm-setup.sh; DG_REUSE=1 keeps a build);
+# 1. DeepGEMM built (device-deepgemm-setup.sh; DG_REUSE=1 keeps a build;
+#    DG=0: without DeepGEMM);
 # 2. bench/probe_power.py on 4 x 8192 rows, N 4096, K 7168 and on 4 x 8192
 #    rows, N 7168, K 2048: dgemm's call, DeepGEMM, the selected config
 #    through the kernel-IR path (base, a control), with group-prefetch=on
@@ -18,21 +19,30 @@
 #    SOURCE=1 scripts/device-contiguous-profile.sh -> $OUT/ncu-*.
 set -uo pipefail
 t0=$(date +%s)
-# shellcheck source=device-deepgemm-setup.sh
-source "$(dirname "$0")/device-deepgemm-setup.sh" /tmp/dgemm-gp-cache
 rc=0
-for shape in "4096 7168" "7168 2048"; do
+phases=dgemm,deepgemm,base,gp,bp,base,gp,bp,deepgemm,dgemm
+if [ "${DG:-1}" = 1 ]; then
+  # shellcheck source=device-deepgemm-setup.sh
+  source "$(dirname "$0")/device-deepgemm-setup.sh" /tmp/dgemm-gp-cache
+else
+  # DG=0: without DeepGEMM (no build; the short form for little device time).
+  # shellcheck source=device-env.sh
+  source "$(dirname "$0")/device-env.sh" /tmp/dgemm-gp-cache
+  phases=dgemm,base,gp,bp,base,gp,bp,dgemm
+fi
+for shape in ${SHAPES:-"4096,7168" "7168,2048"}; do
+  shape=${shape/,/ }
   set -- $shape
   echo "== probe N $1 K $2 at $(( $(date +%s) - t0 ))s"
   timeout -k 5 150 python3 bench/probe_power.py --n "$1" --k "$2" \
     --seconds "${PHASE_S:-3}" --variant base= \
     --variant gp=lower.group-prefetch=on \
     --variant bp=lower.group-prefetch=on,lower.b-scale-prefetch=on \
-    --phases dgemm,deepgemm,base,gp,bp,base,gp,bp,deepgemm,dgemm 2>&1 |
+    --phases "$phases" 2>&1 |
     tee "$OUT/probe-gp-n$1-k$2.log" || rc=1
 done
 echo "== check_contiguous_lowering at $(( $(date +%s) - t0 ))s"
-timeout -k 5 150 python3 bench/check_contiguous_lowering.py \
+timeout -k 5 150 python3 bench/check_contiguous_lowering.py --random "${RANDOM_CASES:-10}" \
   --edit lower.group-prefetch=on \
   --edit lower.group-prefetch=on,lower.b-scale-prefetch=on \
   --edit cluster=2,multicast=b,lower.group-prefetch=on,lower.b-scale-prefetch=on 2>&1 |
