@@ -296,13 +296,17 @@ private:
   /// them into a buffer at dst (each warpgroup fills a whole buffer).
   SmallVector<Value> loadBScales(Value sfb, ArrayRef<Value> nbs, Value thread);
   void storeBScales(ArrayRef<Value> values, Value dst, Value thread);
-  /// loadBScales of the rows of a tile at N block `nBlock` (clamped to the
-  /// last scale block).
-  SmallVector<Value> loadNextBScales(Value sfb, Value nBlock, Value thread);
   /// The same rows copied into the buffer at dst by cp.async (4 bytes an
   /// element, one commit group), to be waited for (cp.async.wait_group 0)
   /// before a barrier shows them to the warpgroup.
-  void copyNextBScalesAsync(Value sfb, Value nBlock, Value dst, Value thread);
+  void copyBScalesAsync(Value sfb, ArrayRef<Value> nbs, Value dst,
+                        Value thread);
+  /// The global address of element i of the B-scale rows nbs (row
+  /// i / kBlocks, K block i % kBlocks).
+  Value bScaleElement(Value sfb, ArrayRef<Value> nbs, Value i);
+  /// The B-scale blocks (3, each clamped to the last) of a tile at N block
+  /// `nBlock`.
+  SmallVector<Value> scaleBlocksOf(Value nBlock);
   /// A fused bias: at the tile's start the first consumer threads prefetch
   /// its bias columns [n0, n0 + blockN) into L1, one 128-byte line each,
   /// so that dgemm.add_bias's loads after the K loop hit L1 instead of

@@ -154,17 +154,18 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
       NVVM::BarrierOp::create(b, loc, Type(), k.add(wg, k.c32(9)),
                               k.c32(128), nullptr, Value());
       // The next tile's B-scale blocks (past the last tile: clamped, loaded
-      // and never read). Contiguous: after the K loop (loadNextBScales).
+      // and never read). Contiguous: after the K loop (copyBScalesAsync).
       if (!l.contiguous()) {
         Value tNext =
             k.add(firstTile, k.mul(k.add(iter, k.c32(1)), tileStep));
-        nextScales = loadNextBScales(
-            sfb, ScheduleTileOp::create(
-                     b, loc, k.i32, k.i32, tNext, numMUnits,
-                     b.getI32IntegerAttr(l.nBlocks),
-                     b.getI32IntegerAttr(
-                         std::max<int64_t>(l.swizzleGroup, 1)))
-                     .getNBlock(),
+        nextScales = loadBScales(
+            sfb,
+            scaleBlocksOf(
+                ScheduleTileOp::create(
+                    b, loc, k.i32, k.i32, tNext, numMUnits,
+                    b.getI32IntegerAttr(l.nBlocks),
+                    b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup, 1)))
+                    .getNBlock()),
             wgThread);
       }
     } else if (l.bScaleCopyOwn) {
@@ -363,9 +364,10 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
       // (Each through an opaque 0, so that LLVM computes the values here
       // instead of reusing or hoisting those computed before the K loop,
       // live through it: ptxas spilled 172-196 bytes that way.)
-      copyNextBScalesAsync(
-          k.elementAt(sfb, nextGroup, 4 * l.nScaleBlocks * l.kBlocks), nextN,
-          other, k.add(k.remu(tid, k.c32(128)), k.opaqueZeroHere()));
+      copyBScalesAsync(
+          k.elementAt(sfb, nextGroup, 4 * l.nScaleBlocks * l.kBlocks),
+          scaleBlocksOf(nextN), other,
+          k.add(k.remu(tid, k.c32(128)), k.opaqueZeroHere()));
     } else if (l.bScalePrefetch) {
       storeBScales(nextScales, nextSfb, wgThread);
     }
@@ -743,24 +745,35 @@ void GemmKernelBuilder::releaseStage(Value s, Value lane) {
   NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(), nullptr);
 }
 
-void GemmKernelBuilder::copyNextBScalesAsync(Value sfb, Value nBlock,
-                                             Value dst, Value thread) {
+SmallVector<Value> GemmKernelBuilder::scaleBlocksOf(Value nBlock) {
+  Value nb = k.minu(k.divu(k.mul(nBlock, k.c32(l.blockN)), k.c32(128)),
+                    k.c32(l.nScaleBlocks - 1));
+  return {nb, k.minu(k.add(nb, k.c32(1)), k.c32(l.nScaleBlocks - 1)),
+          k.minu(k.add(nb, k.c32(2)), k.c32(l.nScaleBlocks - 1))};
+}
+
+Value GemmKernelBuilder::bScaleElement(Value sfb, ArrayRef<Value> nbs,
+                                       Value i) {
+  // Element i of the rows: row i / kBlocks, K block i % kBlocks.
+  Value row = k.divu(i, k.c32(l.kBlocks));
+  Value kb = k.remu(i, k.c32(l.kBlocks));
+  Value nb = nbs[l.bScaleRows - 1];
+  for (int64_t r = l.bScaleRows - 2; r >= 0; --r)
+    nb = arith::SelectOp::create(b, loc, k.eq(row, k.c32(r)), nbs[r], nb);
+  return k.elementAt(sfb, k.add(k.mul(nb, k.c32(l.kBlocks)), kb), 4);
+}
+
+void GemmKernelBuilder::copyBScalesAsync(Value sfb, ArrayRef<Value> nbs,
+                                         Value dst, Value thread) {
   const int64_t threads = 128;
   const int64_t count = l.bScaleRows * l.kBlocks;
-  Value nb0 = k.minu(k.divu(k.mul(nBlock, k.c32(l.blockN)), k.c32(128)),
-                     k.c32(l.nScaleBlocks - 1));
   for (int64_t j = 0; j * threads < count; ++j) {
-    // Element i (row i / kBlocks, K block i % kBlocks), as loadBScales.
     Value i = k.add(thread, k.c32(j * threads));
     auto inside = scf::IfOp::create(b, loc, k.ult(i, k.c32(count)), false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(inside.thenBlock());
-    Value row = k.divu(i, k.c32(l.kBlocks));
-    Value kb = k.remu(i, k.c32(l.kBlocks));
-    Value nb = k.minu(k.add(nb0, row), k.c32(l.nScaleBlocks - 1));
     NVVM::CpAsyncOp::create(
-        b, loc, k.elementAt(dst, i, 4),
-        k.elementAt(sfb, k.add(k.mul(nb, k.c32(l.kBlocks)), kb), 4),
+        b, loc, k.elementAt(dst, i, 4), bScaleElement(sfb, nbs, i),
         b.getI32IntegerAttr(4),
         NVVM::LoadCacheModifierKindAttr::get(
             b.getContext(), NVVM::LoadCacheModifierKind::CA),
@@ -769,33 +782,15 @@ void GemmKernelBuilder::copyNextBScalesAsync(Value sfb, Value nBlock,
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
 }
 
-SmallVector<Value> GemmKernelBuilder::loadNextBScales(Value sfb, Value nBlock,
-                                                      Value thread) {
-  Value nb = k.minu(k.divu(k.mul(nBlock, k.c32(l.blockN)), k.c32(128)),
-                    k.c32(l.nScaleBlocks - 1));
-  return loadBScales(
-      sfb,
-      {nb, k.minu(k.add(nb, k.c32(1)), k.c32(l.nScaleBlocks - 1)),
-       k.minu(k.add(nb, k.c32(2)), k.c32(l.nScaleBlocks - 1))},
-      thread);
-}
-
 SmallVector<Value> GemmKernelBuilder::loadBScales(Value sfb, ArrayRef<Value> nbs,
                                                  Value thread) {
   const int64_t threads = 128;
   const int64_t count = l.bScaleRows * l.kBlocks;
   SmallVector<Value> values;
   for (int64_t j = 0; j * threads < count; ++j) {
-    // Element i of the rows (row i / kBlocks, K block i % kBlocks); a
-    // thread past the end loads the last one and stores nothing.
+    // A thread past the end loads the last element and stores nothing.
     Value i = k.minu(k.add(thread, k.c32(j * threads)), k.c32(count - 1));
-    Value row = k.divu(i, k.c32(l.kBlocks));
-    Value kb = k.remu(i, k.c32(l.kBlocks));
-    Value nb = nbs[l.bScaleRows - 1];
-    for (int64_t r = l.bScaleRows - 2; r >= 0; --r)
-      nb = arith::SelectOp::create(b, loc, k.eq(row, k.c32(r)), nbs[r], nb);
-    values.push_back(k.loadF32(k.elementAt(
-        sfb, k.add(k.mul(nb, k.c32(l.kBlocks)), kb), 4)));
+    values.push_back(k.loadF32(bScaleElement(sfb, nbs, i)));
   }
   return values;
 }
