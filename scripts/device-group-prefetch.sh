@@ -15,7 +15,12 @@
 # 3. bench/check_contiguous_lowering.py: both options (and with B
 #    multicast forced) on the edge cases of the contiguous tile walk ->
 #    $OUT/check-contiguous-lowering.log;
-# 4. with PROFILE=1 (the default) and the time left (TOTAL_S, 560 s):
+# 4. with SANITIZE=1 (the default): compute-sanitizer racecheck and
+#    synccheck on check_contiguous_lowering.py's edge cases (no random or
+#    reference case) lowered with both options, B multicast also forced
+#    (cp.async, its wait and the named barrier are a new pattern) ->
+#    $OUT/{racecheck,synccheck}-gp.log;
+# 5. with PROFILE=1 (the default) and the time left (TOTAL_S, 560 s):
 #    SOURCE=1 scripts/device-contiguous-profile.sh -> $OUT/ncu-*.
 set -uo pipefail
 t0=$(date +%s)
@@ -47,6 +52,20 @@ timeout -k 5 150 python3 bench/check_contiguous_lowering.py --random "${RANDOM_C
   --edit lower.group-prefetch=on,lower.b-scale-prefetch=on \
   --edit cluster=2,multicast=b,lower.group-prefetch=on,lower.b-scale-prefetch=on 2>&1 |
   tee "$OUT/check-contiguous-lowering.log" || rc=1
+if [ "${SANITIZE:-1}" = 1 ]; then
+  for tool in racecheck synccheck; do
+    echo "== $tool at $(( $(date +%s) - t0 ))s"
+    timeout -k 10 120 compute-sanitizer --tool "$tool" --error-exitcode 99 \
+      --print-limit 20 --kernel-name kns=dgemm \
+      python3 bench/check_contiguous_lowering.py --random 0 --no-reference \
+      --edit lower.group-prefetch=on,lower.b-scale-prefetch=on \
+      --edit cluster=2,multicast=b,lower.group-prefetch=on,lower.b-scale-prefetch=on \
+      > "$OUT/$tool-gp.log" 2>&1
+    r=$?
+    echo "$tool: exit $r; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|variants run' "$OUT/$tool-gp.log" | tr '\n' ' ')"
+    [ $r -ne 0 ] && rc=1
+  done
+fi
 left=$((${TOTAL_S:-560} - ($(date +%s) - t0)))
 if [ "${PROFILE:-1}" = 1 ] && [ "$left" -gt 200 ]; then
   echo "== SOURCE=1 device-contiguous-profile.sh with ${left}s"
