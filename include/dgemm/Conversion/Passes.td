@@ -195,6 +195,16 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "iteration, the slot computed from the ring counter. 'auto' (the "
            "default): on for such kernels with at least 8 K blocks, a bf16 "
            "D and 128x128 B scales">,
+    Option<"earlyFullWait", "early-full-wait", "std::string",
+           /*default=*/"\"auto\"",
+           "Stage-unrolled K loop with 128x128 B scales: 'on' has each "
+           "consumer, once it released a stage, test the next stage's full "
+           "barrier (mbarrier.test_wait, which does not block) and wait "
+           "for it before the next wgmmas only where that test failed, so "
+           "that the test's latency runs beside the promotion's FMAs; "
+           "'off': each K block waits (a try_wait loop) right before its "
+           "wgmmas; 'auto' (the default): off (the kernel name ends in _fw "
+           "where on)">,
     Option<"pinDescriptors", "pin-descriptors", "std::string",
            /*default=*/"\"auto\"",
            "Stage-unrolled K loop: 'a' adds an opaque 0 (inline PTX) to each "

@@ -250,6 +250,10 @@ void GemmKernelBuilder::waitParity(Value barrier, Value parity) {
                                         k.c32(0x989680));
 }
 
+Value GemmKernelBuilder::testParity(Value barrier, Value parity) {
+  return NVVM::MBarrierTestWaitOp::create(b, loc, k.i1, barrier, parity);
+}
+
 std::pair<Value, Value> GemmKernelBuilder::ringSlot(Value i) {
   Value s = k.remu(i, k.c32(l.stages));
   return {s, k.andi(k.divu(i, k.c32(l.stages)), k.c32(1))};

@@ -70,6 +70,9 @@ private:
   Value emptyBarrier(Value s);
   Value stageBuffer(int64_t offset, int64_t stageBytes, Value s);
   void waitParity(Value barrier, Value parity);
+  /// Whether the barrier's phase of parity `parity` has completed, without
+  /// blocking (mbarrier.test_wait.parity; acquire where true).
+  Value testParity(Value barrier, Value parity);
   /// Ring counter i -> (its slot i % stages, the slot's phase parity
   /// (i / stages) & 1).
   std::pair<Value, Value> ringSlot(Value i);
@@ -269,10 +272,12 @@ private:
                          bool threeBlocks);
 
   /// The same for ring slot s (a constant in the stage-unrolled K loop:
-  /// its addresses fold to constants) and parity `phase`.
+  /// its addresses fold to constants) and parity `phase`; with `ready` (an
+  /// i1: the slot's phase already seen complete by an earlier test), the
+  /// wait runs only where it is false.
   KBlockStage waitStage(Value s, Value phase, Value kb, Value wg, Value r0,
                         Value r1, ArrayRef<Value> sfbRows, bool oneBlock,
-                        bool threeBlocks);
+                        bool threeBlocks, Value ready = Value());
 
   /// The K loop in pairs of K blocks (dgemm-lower-to-kernel{k-unroll=2};
   /// one row wave, one part, 128x128 B scales): blocks [0, end) two at a

@@ -211,9 +211,12 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
     }
     // One K block from its stage: the waves' wgmmas, each promoted into
     // its totals (`in`: waves * parts of them); returns the new totals.
-    // `afterIssue` runs once the first wave's wgmmas are issued.
+    // `afterIssue` runs once the first wave's wgmmas are issued,
+    // `afterRelease` once the stage is released (before the last part's
+    // promotion).
     auto kBlock = [&](const KBlockStage &st, ValueRange in,
-                      llvm::function_ref<void()> afterIssue = {}) {
+                      llvm::function_ref<void()> afterIssue = {},
+                      llvm::function_ref<void()> afterRelease = {}) {
       Value s = st.s, sfa = st.sfa, aTile0 = st.aTile, bTile = st.bTile;
       auto rowScale = [&](Value row, int64_t w) {
         return k.loadF32(
@@ -269,6 +272,8 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
             // Every part of every wave has read the stage: release it,
             // one arrival per consumer warp.
             releaseStage(s, lane);
+            if (afterRelease)
+              afterRelease();
           }
           results.push_back(PromoteOp::create(
               b, loc, fragment, total, accs[p], sa0, sa1, sb0, sb1, sb2,
@@ -286,14 +291,23 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
       // ring index falls outside the tile's K blocks is skipped (the
       // first and last round of a tile are partial). Round r fills each
       // slot for the r-th time: parity r & 1.
+      // Early full wait: each copy, once it released its slot, tests the
+      // next slot's full barrier (non-blocking) and carries the answer
+      // (the last value of `cur`) to the next copy, which waits only where
+      // it was false; a skipped copy carries false. So the test's latency
+      // runs beside the promotion instead of before the next wgmmas.
+      const bool early = l.earlyFullWait;
       Value nk = tileKBlocks(group);
       Value base = inits[0];
       Value stages = k.c32(l.stages);
       Value rFirst = k.divu(base, stages);
       Value rEnd =
           k.divu(k.add(k.add(base, nk), k.c32(l.stages - 1)), stages);
+      SmallVector<Value> roundInits(ValueRange(inits).drop_front());
+      if (early)
+        roundInits.push_back(k.c1(false));
       auto rounds = scf::ForOp::create(b, loc, rFirst, rEnd, k.c32(1),
-                                       ValueRange(inits).drop_front());
+                                       roundInits);
       {
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToStart(rounds.getBody());
@@ -307,22 +321,41 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
                                           /*withElseRegion=*/true);
           OpBuilder::InsertionGuard g2(b);
           b.setInsertionPointToStart(inTile.thenBlock());
-          KBlockStage st = waitStage(k.c32(j), phase, kb, rowWg, r0, r1,
-                                     sfbRows, oneBlock, threeBlocks);
+          ValueRange in = ValueRange(cur).drop_back(early ? 1 : 0);
+          KBlockStage st =
+              waitStage(k.c32(j), phase, kb, rowWg, r0, r1, sfbRows,
+                        oneBlock, threeBlocks, early ? cur.back() : Value());
           if (l.pinDescriptors) {
             Value zero = k.opaqueZeroHere();
             st.aTile = k.byteAt(st.aTile, zero);
             if (l.pinDescriptorsB)
               st.bTile = k.byteAt(st.bTile, zero);
           }
-          scf::YieldOp::create(b, loc, kBlock(st, cur));
+          Value nextReady;
+          SmallVector<Value> out = kBlock(st, in, {}, [&] {
+            if (!early)
+              return;
+            // The next ring entry: slot j + 1 of this round, or slot 0 of
+            // the next (the other parity).
+            const bool wraps = j + 1 == l.stages;
+            nextReady = testParity(
+                fullBarrier(k.c32(wraps ? 0 : j + 1)),
+                wraps ? k.xori(phase, k.c32(1)) : phase);
+          });
+          if (early)
+            out.push_back(nextReady);
+          scf::YieldOp::create(b, loc, out);
           b.setInsertionPointToStart(inTile.elseBlock());
-          scf::YieldOp::create(b, loc, cur);
+          SmallVector<Value> skipped(in);
+          if (early)
+            skipped.push_back(k.c1(false));
+          scf::YieldOp::create(b, loc, skipped);
           cur.assign(inTile.getResults().begin(), inTile.getResults().end());
         }
         scf::YieldOp::create(b, loc, cur);
       }
-      totals.assign(rounds.getResults().begin(), rounds.getResults().end());
+      ValueRange sums = rounds.getResults().drop_back(early ? 1 : 0);
+      totals.assign(sums.begin(), sums.end());
       ringNext = k.add(base, nk);
     } else {
       auto kLoop = scf::ForOp::create(b, loc, kFirst, tileKBlocks(group),
@@ -664,11 +697,20 @@ GemmKernelBuilder::KBlockStage GemmKernelBuilder::waitKBlock(Value i, Value kb, 
 
 GemmKernelBuilder::KBlockStage GemmKernelBuilder::waitStage(Value s, Value phase, Value kb, Value wg, Value r0,
                                                             Value r1, ArrayRef<Value> sfbRows, bool oneBlock,
-                                                            bool threeBlocks) {
+                                                            bool threeBlocks, Value ready) {
   KBlockStage st;
   st.s = s;
-  // Wait until the stage's TMA loads landed.
-  waitParity(fullBarrier(st.s), phase);
+  // Wait until the stage's TMA loads landed (early-full-wait: unless an
+  // earlier test saw them land).
+  if (ready) {
+    auto notYet = scf::IfOp::create(b, loc, k.eq(ready, k.c1(false)),
+                                    /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(notYet.thenBlock());
+    waitParity(fullBarrier(st.s), phase);
+  } else {
+    waitParity(fullBarrier(st.s), phase);
+  }
   st.sfa = stageBuffer(l.sfaOff, l.sfaStageBytes, st.s);
   st.sa0 = k.loadF32(k.elementAt(st.sfa, r0, 4));
   st.sa1 = k.loadF32(k.elementAt(st.sfa, r1, 4));

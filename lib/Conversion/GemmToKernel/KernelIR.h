@@ -28,6 +28,7 @@ public:
   Value c32(int64_t v) {
     return arith::ConstantIntOp::create(b, loc, i32, v);
   }
+  Value c1(bool v) { return arith::ConstantIntOp::create(b, loc, i1, v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }

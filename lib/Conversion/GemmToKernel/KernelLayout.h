@@ -126,6 +126,10 @@ struct KernelLayout {
   /// stageUnrolled / uniformWarpgroup set against their options' 'auto'
   /// rule (the kernel name then ends in _su or _nsu, _uw or _nuw).
   bool stageUnrollOverride = false;
+  /// Stage-unrolled: each copy tests the next stage's full barrier once it
+  /// released its own, and the next copy waits only where that failed
+  /// (dgemm-lower-to-kernel{early-full-wait}; kernel name _fw).
+  bool earlyFullWait = false;
   /// Stage-unrolled: each copy's A tile pointer (pinDescriptorsB: and B's)
   /// plus an opaque 0, so that LLVM computes those wgmma descriptors in the
   /// copy instead of hoisting those of every slot out of the loop

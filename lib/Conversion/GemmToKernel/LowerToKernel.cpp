@@ -135,7 +135,7 @@ static std::string kernelName(const KernelLayout &l) {
          (l.epilogueSyncOverride ? (l.epilogueWarpgroup ? "_ew" : "_et") : "") +
          (l.bScalePrefetchOverride ? (l.bScalePrefetch ? "_bp" : "_nbp") : "") +
          (l.bScaleCopyOverride ? (l.bScaleCopyOwn ? "_bw" : "_bs") : "") +
-         (l.groupPrefetch ? "_gp" : "") +
+         (l.groupPrefetch ? "_gp" : "") + (l.earlyFullWait ? "_fw" : "") +
          (l.stagingStoreOverride ? (l.stagingStmatrix ? "_sx" : "_sst") : "") +
          (l.pinOverride ? (l.pinDescriptorsB  ? "_pin"
                            : l.pinDescriptors ? "_pina"
@@ -294,6 +294,9 @@ struct LowerToKernelPass
     layout.stageUnrolled =
         unrollable && (stageUnroll == "on" ||
                        (stageUnroll == "auto" && autoUnroll));
+    // Opt-in until measured (docs/kernel.md, "Next").
+    layout.earlyFullWait = layout.stageUnrolled && !layout.perRowB &&
+                           earlyFullWait == "on";
     layout.uniformWarpgroup =
         uniformWarpgroup == "on" ||
         (uniformWarpgroup == "auto" && layout.stageUnrolled);
@@ -452,6 +455,7 @@ struct LowerToKernelPass
           notOneOf("uniform-warpgroup", uniformWarpgroup,
                    {"auto", "on", "off"}),
           notOneOf("stage-unroll", stageUnroll, {"auto", "on", "off"}),
+          notOneOf("early-full-wait", earlyFullWait, {"auto", "on", "off"}),
           notOneOf("pin-descriptors", pinDescriptors, {"auto", "a", "on", "off"})}) {
       if (!why.empty()) {
         getOperation().emitError() << why;

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# early-full-wait (dgemm-lower-to-kernel: the stage-unrolled K loop tests
+# the next stage's full barrier before the promotion and waits only where
+# that failed) against the pipeline's lowering, in one call on the GPU
+# machine (bundle carried):
+#   run(command="bash scripts/device-early-full-wait.sh", carry=[".bundle"])
+# 1. bench/probe_power.py sustained on the contiguous 4 x 8192 rows at
+#    N 4096 / K 7168 and N 7168 / K 2048: the selected config through the
+#    kernel-IR path (base) and with early-full-wait=on (fw), alternating,
+#    each output checked once -> $OUT/probe-fw-*.log;
+# 2. bench/ab_kernel_ir.py --lower=early-full-wait=on on the M = 4096
+#    normal shapes, 5 rounds (each variant checked) -> $OUT/ab-fw-normal.log;
+# 3. bench/check_contiguous_lowering.py with the option (and with B
+#    multicast forced) on the walk's edge cases and random cases ->
+#    $OUT/check-fw-contiguous.log; compute-sanitizer racecheck and
+#    synccheck on its edge cases -> $OUT/{racecheck,synccheck}-fw.log;
+# 4. MASKED=1 (the default) and time left (TOTAL_S, 540 s):
+#    bench/ab_masked_gap.py --all --lower early-full-wait=on ->
+#    $OUT/ab-fw-masked.log.
+set -uo pipefail
+t0=$(date +%s)
+rc=0
+# shellcheck source=device-env.sh
+source "$(dirname "$0")/device-env.sh" /tmp/dgemm-fw-cache
+elapsed() { echo $(( $(date +%s) - t0 )); }
+for shape in ${SHAPES:-"4096,7168" "7168,2048"}; do
+  shape=${shape/,/ }
+  set -- $shape
+  echo "== probe N $1 K $2 at $(elapsed)s"
+  timeout -k 5 120 python3 bench/probe_power.py --n "$1" --k "$2" \
+    --seconds "${PHASE_S:-3}" --variant base= \
+    --variant fw=lower.early-full-wait=on \
+    --phases base,fw,base,fw,base,fw 2>&1 |
+    tee "$OUT/probe-fw-n$1-k$2.log" || rc=1
+done
+echo "== ab_kernel_ir normal at $(elapsed)s"
+timeout -k 5 150 python3 bench/ab_kernel_ir.py --lower=early-full-wait=on --rounds=5 \
+  4096,2112,7168 4096,24576,1536 4096,32768,512 4096,7168,16384 \
+  4096,4096,7168 4096,7168,2048 2>&1 | tee "$OUT/ab-fw-normal.log" || rc=1
+echo "== check_contiguous_lowering at $(elapsed)s"
+timeout -k 5 120 python3 bench/check_contiguous_lowering.py --random "${RANDOM_CASES:-10}" \
+  --edit lower.early-full-wait=on \
+  --edit cluster=2,multicast=b,lower.early-full-wait=on 2>&1 |
+  tee "$OUT/check-fw-contiguous.log" || rc=1
+for tool in racecheck synccheck; do
+  echo "== $tool at $(elapsed)s"
+  timeout -k 10 100 compute-sanitizer --tool "$tool" --error-exitcode 99 \
+    --print-limit 20 --kernel-name kns=dgemm \
+    python3 bench/check_contiguous_lowering.py --random 0 --no-reference \
+    --edit lower.early-full-wait=on \
+    --edit cluster=2,multicast=b,lower.early-full-wait=on \
+    > "$OUT/$tool-fw.log" 2>&1
+  r=$?
+  echo "$tool: exit $r; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|variants run' "$OUT/$tool-fw.log" | tr '\n' ' ')"
+  [ $r -ne 0 ] && rc=1
+done
+left=$((${TOTAL_S:-540} - $(elapsed)))
+if [ "${MASKED:-1}" = 1 ] && [ "$left" -gt 60 ]; then
+  echo "== ab_masked_gap with ${left}s"
+  timeout -k 5 "$left" python3 bench/ab_masked_gap.py --all \
+    --lower early-full-wait=on 2>&1 | tee "$OUT/ab-fw-masked.log" || rc=1
+else
+  echo "no masked A/B (${left}s left)"
+fi
+echo "== done at $(elapsed)s"
+exit $rc
