@@ -1,15 +1,17 @@
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=early-full-wait=on | FileCheck %s
-// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s --check-prefix=AUTO
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=early-full-wait=off | FileCheck %s --check-prefix=OFF
 // RUN: not dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=early-full-wait=yes 2>&1 | FileCheck %s --check-prefix=BAD
 
-// early-full-wait=on (stage-unrolled K loop): the round loop carries an i1
+// early-full-wait (on, and auto: the default; stage-unrolled K loop with
+// 128x128 B scales): the round loop carries an i1
 // (false at the tile's start). Each copy of the body waits for its slot's
 // full barrier only where that i1 is false; once it has released its slot
 // (the empty-barrier arrivals) it tests the next slot's full barrier
 // without blocking, before the promotion, and yields the answer to the
 // next copy. The last copy tests slot 0 with the other parity (the next
 // round); a copy outside the tile yields false.
-// CHECK-LABEL: llvm.func @dgemm_grouped_contiguous_g4_n4096_k7168_bm128_bn192_s4_g16_c132_mcb_dr_fw(
+// CHECK-LABEL: llvm.func @dgemm_grouped_contiguous_g4_n4096_k7168_bm128_bn192_s4_g16_c132_mcb_dr(
 // CHECK: nvvm.setmaxregister increase 232
 // CHECK: %[[FALSE:.+]] = arith.constant false
 // CHECK: scf.for %[[R:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}, %[[READY:.+]] = %[[FALSE]]) -> (!llvm.struct<{{.+}}>, i1)
@@ -36,9 +38,12 @@
 // CHECK-NEXT: %[[T3:.+]] = nvvm.mbarrier.test.wait %{{.+}}, %[[NEXTPHASE]] : !llvm.ptr<3>, i32 -> i1
 // CHECK-NEXT: %[[P3:.+]] = dgemm.promote
 // CHECK-NEXT: scf.yield %[[P3]], %[[T3]]
-// AUTO-LABEL: llvm.func @dgemm_grouped_contiguous_g4_n4096_k7168_bm128_bn192_s4_g16_c132_mcb_dr(
-// AUTO-NOT: nvvm.mbarrier.test.wait
-// AUTO: llvm.return
+// off: each copy waits before its wgmmas; the name says so.
+// OFF-LABEL: llvm.func @dgemm_grouped_contiguous_g4_n4096_k7168_bm128_bn192_s4_g16_c132_mcb_dr_nfw(
+// OFF-NOT: nvvm.mbarrier.test.wait
+// OFF: scf.for %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (!llvm.struct<{{.+}}>)
+// OFF-NOT: nvvm.mbarrier.test.wait
+// OFF: llvm.return
 // BAD: early-full-wait must be auto, on or off, got 'yes'
 func.func @contiguous_multicast_b(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,
     %b: memref<4x4096x7168xf8E4M3FN>, %sb: memref<4x32x56xf32>, %mi: memref<?xi32>, %d: memref<?x4096xbf16>) {
@@ -52,10 +57,11 @@ func.func @contiguous_multicast_b(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56x
 // -----
 
 // A normal GEMM whose K loop is not stage-unrolled (block N 128, k-unroll
-// 2 by default): no test, the name unchanged.
+// 2 by default): no test, the name unchanged either way.
 // CHECK-LABEL: llvm.func @dgemm_gemm_n4096_k7168_bm128_bn128_s3_g16_c132(
 // CHECK-NOT: nvvm.mbarrier.test.wait
 // CHECK: llvm.return
+// OFF-LABEL: llvm.func @dgemm_gemm_n4096_k7168_bm128_bn128_s3_g16_c132(
 func.func @normal_pairs(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,
     %b: memref<4096x7168xf8E4M3FN>, %sb: memref<32x56xf32>, %d: memref<?x4096xbf16>) {
   dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x7168xf8E4M3FN>, memref<?x56xf32, strided<[1, ?]>>,

@@ -19,18 +19,31 @@
 // CHECK: %[[PH:[^ ]+]] = arith.andi %[[R]], %{{.+}} : i32
 // CHECK: %[[IN0:.+]] = arith.cmpi ult, %{{.+}}, %c128_i32 : i32
 // CHECK: scf.if %[[IN0]]
-// CHECK: nvvm.mbarrier.try_wait.parity %[[FULL0:[^ ]+]], %[[PH]]
+// (With early-full-wait, the default: each copy waits only where the
+// copy before it did not see its slot full, and tests the next slot's full
+// barrier after its wgmmas; lower-to-kernel-early-full-wait.mlir.)
+// CHECK: %[[FULL0:[^ ]+]] = llvm.getelementptr %{{.+}}[217088]
+// CHECK-NEXT: nvvm.mbarrier.try_wait.parity %[[FULL0]], %[[PH]]
 // CHECK-COUNT-2: dgemm.wgmma_tile
+// CHECK: %[[BASE1:[^ ]+]] = llvm.getelementptr %{{.+}}[217088]
+// CHECK-NEXT: %[[NEXT1:[^ ]+]] = llvm.getelementptr %[[BASE1]][8]
+// CHECK-NEXT: nvvm.mbarrier.test.wait %[[NEXT1]], %[[PH]]
 // CHECK: %[[IN1:.+]] = arith.cmpi ult, %{{.+}}, %c128_i32 : i32
 // CHECK: scf.if %[[IN1]]
-// CHECK: %[[FULL1:[^ ]+]] = llvm.getelementptr %[[FULL0]][8]
-// CHECK: nvvm.mbarrier.try_wait.parity %[[FULL1]], %[[PH]]
+// CHECK: %[[BASE2:[^ ]+]] = llvm.getelementptr %{{.+}}[217088]
+// CHECK-NEXT: %[[FULL1:[^ ]+]] = llvm.getelementptr %[[BASE2]][8]
+// CHECK-NEXT: nvvm.mbarrier.try_wait.parity %[[FULL1]], %[[PH]]
 // CHECK-COUNT-2: dgemm.wgmma_tile
+// CHECK: %[[NEXT2:[^ ]+]] = llvm.getelementptr %{{.+}}[16]
+// CHECK-NEXT: nvvm.mbarrier.test.wait %[[NEXT2]], %[[PH]]
 // CHECK: %[[IN2:.+]] = arith.cmpi ult, %{{.+}}, %c128_i32 : i32
 // CHECK: scf.if %[[IN2]]
-// CHECK: %[[FULL2:[^ ]+]] = llvm.getelementptr %[[FULL0]][16]
-// CHECK: nvvm.mbarrier.try_wait.parity %[[FULL2]], %[[PH]]
+// CHECK: %[[FULL2:[^ ]+]] = llvm.getelementptr %{{.+}}[16]
+// CHECK-NEXT: nvvm.mbarrier.try_wait.parity %[[FULL2]], %[[PH]]
 // CHECK-COUNT-2: dgemm.wgmma_tile
+// CHECK: %[[NEXT0:[^ ]+]] = llvm.getelementptr %{{.+}}[217088]
+// CHECK-NEXT: %[[OTHER:[^ ]+]] = arith.xori %[[PH]], %c1_i32
+// CHECK-NEXT: nvvm.mbarrier.test.wait %[[NEXT0]], %[[OTHER]]
 // CHECK-NOT: dgemm.wgmma_tile
 // CHECK: scf.yield
 // CHECK: dgemm.epilogue_store

@@ -203,8 +203,9 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "for it before the next wgmmas only where that test failed, so "
            "that the test's latency runs beside the promotion's FMAs; "
            "'off': each K block waits (a try_wait loop) right before its "
-           "wgmmas; 'auto' (the default): off (the kernel name ends in _fw "
-           "where on)">,
+           "wgmmas (the kernel name ends in _nfw where the rule would take "
+           "it); 'auto' (the default) and 'on': early wherever it "
+           "applies">,
     Option<"pinDescriptors", "pin-descriptors", "std::string",
            /*default=*/"\"auto\"",
            "Stage-unrolled K loop: 'a' adds an opaque 0 (inline PTX) to each "

@@ -128,8 +128,10 @@ struct KernelLayout {
   bool stageUnrollOverride = false;
   /// Stage-unrolled: each copy tests the next stage's full barrier once it
   /// released its own, and the next copy waits only where that failed
-  /// (dgemm-lower-to-kernel{early-full-wait}; kernel name _fw).
+  /// (dgemm-lower-to-kernel{early-full-wait}); the override (kernel name
+  /// _nfw) where it is off against the auto rule.
   bool earlyFullWait = false;
+  bool earlyFullWaitOverride = false;
   /// Stage-unrolled: each copy's A tile pointer (pinDescriptorsB: and B's)
   /// plus an opaque 0, so that LLVM computes those wgmma descriptors in the
   /// copy instead of hoisting those of every slot out of the loop
