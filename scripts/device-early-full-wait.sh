@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
 # early-full-wait (dgemm-lower-to-kernel: the stage-unrolled K loop tests
 # the next stage's full barrier before the promotion and waits only where
-# that failed) against the pipeline's lowering, in one call on the GPU
-# machine (bundle carried):
+# that failed; the default since 24b03d3) against early-full-wait=off, in
+# one call on the GPU machine (bundle carried; first run on adeabea, where
+# the option was opt-in and the A/B ran the other way round):
 #   run(command="bash scripts/device-early-full-wait.sh", carry=[".bundle"])
 # 1. bench/probe_power.py sustained on the contiguous 4 x 8192 rows at
 #    N 4096 / K 7168 and N 7168 / K 2048: the selected config through the
-#    kernel-IR path (base) and with early-full-wait=on (fw), alternating,
+#    kernel-IR path (base: early) and with early-full-wait=off (nfw), alternating,
 #    each output checked once -> $OUT/probe-fw-*.log;
-# 2. bench/ab_kernel_ir.py --lower=early-full-wait=on on the M = 4096
+# 2. bench/ab_kernel_ir.py --lower=early-full-wait=off on the M = 4096
 #    normal shapes, 5 rounds (each variant checked) -> $OUT/ab-fw-normal.log;
-# 3. bench/check_contiguous_lowering.py with the option (and with B
+# 3. bench/check_contiguous_lowering.py with each setting (and with B
 #    multicast forced) on the walk's edge cases and random cases ->
 #    $OUT/check-fw-contiguous.log; compute-sanitizer racecheck and
 #    synccheck on its edge cases -> $OUT/{racecheck,synccheck}-fw.log;
 # 4. MASKED=1 (the default) and time left (TOTAL_S, 540 s):
-#    bench/ab_masked_gap.py --all --lower early-full-wait=on ->
+#    bench/ab_masked_gap.py --all --lower early-full-wait=off ->
 #    $OUT/ab-fw-masked.log.
 set -uo pipefail
 t0=$(date +%s)
@@ -29,17 +30,18 @@ for shape in ${SHAPES:-"4096,7168" "7168,2048"}; do
   echo "== probe N $1 K $2 at $(elapsed)s"
   timeout -k 5 120 python3 bench/probe_power.py --n "$1" --k "$2" \
     --seconds "${PHASE_S:-3}" --variant base= \
-    --variant fw=lower.early-full-wait=on \
-    --phases base,fw,base,fw,base,fw 2>&1 |
+    --variant nfw=lower.early-full-wait=off \
+    --phases base,nfw,base,nfw,base,nfw 2>&1 |
     tee "$OUT/probe-fw-n$1-k$2.log" || rc=1
 done
 echo "== ab_kernel_ir normal at $(elapsed)s"
-timeout -k 5 150 python3 bench/ab_kernel_ir.py --lower=early-full-wait=on --rounds=5 \
+timeout -k 5 150 python3 bench/ab_kernel_ir.py --lower=early-full-wait=off --rounds=5 \
   4096,2112,7168 4096,24576,1536 4096,32768,512 4096,7168,16384 \
   4096,4096,7168 4096,7168,2048 2>&1 | tee "$OUT/ab-fw-normal.log" || rc=1
 echo "== check_contiguous_lowering at $(elapsed)s"
 timeout -k 5 120 python3 bench/check_contiguous_lowering.py --random "${RANDOM_CASES:-10}" \
   --edit lower.early-full-wait=on \
+  --edit lower.early-full-wait=off \
   --edit cluster=2,multicast=b,lower.early-full-wait=on 2>&1 |
   tee "$OUT/check-fw-contiguous.log" || rc=1
 for tool in racecheck synccheck; do
@@ -58,7 +60,7 @@ left=$((${TOTAL_S:-540} - $(elapsed)))
 if [ "${MASKED:-1}" = 1 ] && [ "$left" -gt 60 ]; then
   echo "== ab_masked_gap with ${left}s"
   timeout -k 5 "$left" python3 bench/ab_masked_gap.py --all \
-    --lower early-full-wait=on 2>&1 | tee "$OUT/ab-fw-masked.log" || rc=1
+    --lower early-full-wait=off 2>&1 | tee "$OUT/ab-fw-masked.log" || rc=1
 else
   echo "no masked A/B (${left}s left)"
 fi
