@@ -1,5 +1,5 @@
-// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=early-full-wait=on | FileCheck %s
-// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=early-full-wait=on | FileCheck %s --check-prefixes=CHECK,ON
+// RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel | FileCheck %s --check-prefixes=CHECK,AUTO
 // RUN: dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=early-full-wait=off | FileCheck %s --check-prefix=OFF
 // RUN: not dgemm-opt %s -split-input-file --dgemm-lower-to-kernel=early-full-wait=yes 2>&1 | FileCheck %s --check-prefix=BAD
 
@@ -56,12 +56,31 @@ func.func @contiguous_multicast_b(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56x
 
 // -----
 
-// A normal GEMM whose K loop is not stage-unrolled (block N 128, k-unroll
-// 2 by default): no test, the name unchanged either way.
-// CHECK-LABEL: llvm.func @dgemm_gemm_n4096_k7168_bm128_bn128_s3_g16_c132(
-// CHECK-NOT: nvvm.mbarrier.test.wait
-// CHECK: llvm.return
+// A normal GEMM whose K loop is not stage-unrolled (block N 128, K blocks
+// in pairs, then a loop of one K block per iteration for an odd last
+// one). Auto and off: no test, the name unchanged. 'on' takes the test into
+// that one-block loop (its slot computed from the ring counter; not the
+// pairs): the loop carries the i1, waits only where it is false, and tests
+// ring entry i + 1 after the release (kernel name _fw).
+// AUTO-LABEL: llvm.func @dgemm_gemm_n4096_k7168_bm128_bn128_s3_g16_c132(
+// AUTO-NOT: nvvm.mbarrier.test.wait
+// AUTO: llvm.return
 // OFF-LABEL: llvm.func @dgemm_gemm_n4096_k7168_bm128_bn128_s3_g16_c132(
+// OFF-NOT: nvvm.mbarrier.test.wait
+// OFF: llvm.return
+// ON-LABEL: llvm.func @dgemm_gemm_n4096_k7168_bm128_bn128_s3_g16_c132_fw(
+// ON: scf.for %{{.+}} step %c2_i32{{.*}} iter_args(%{{.+}}, %{{.+}}) -> (i32, !llvm.struct<{{.+}}>)
+// ON-NOT: nvvm.mbarrier.test.wait
+// ON: %[[FALSE:.+]] = arith.constant false
+// ON: scf.for %{{.+}} step %c1_i32{{.*}} iter_args(%[[I:[^ ]+]] = %{{.+}}, %{{.+}} = %{{.+}}, %[[READY:[^ ]+]] = %[[FALSE]]) -> (i32, !llvm.struct<{{.+}}>, i1)
+// ON: %[[NOTYET:.+]] = arith.cmpi eq, %[[READY]], %{{.+}} : i1
+// ON-NEXT: scf.if %[[NOTYET]] {
+// ON: nvvm.mbarrier.try_wait.parity
+// ON: dgemm.wgmma_tile
+// ON: nvvm.mbarrier.arrive
+// ON: %[[NEXT:.+]] = arith.addi %[[I]], %c1_i32{{.*}} : i32
+// ON: nvvm.mbarrier.test.wait %{{.+}}, %{{.+}} : !llvm.ptr<3>, i32 -> i1
+// ON-NEXT: dgemm.promote
 func.func @normal_pairs(%a: memref<?x7168xf8E4M3FN>, %sa: memref<?x56xf32, strided<[1, ?]>>,
     %b: memref<4096x7168xf8E4M3FN>, %sb: memref<32x56xf32>, %d: memref<?x4096xbf16>) {
   dgemm.gemm ins(%a, %sa, %b, %sb : memref<?x7168xf8E4M3FN>, memref<?x56xf32, strided<[1, ?]>>,

@@ -204,8 +204,10 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "that the test's latency runs beside the promotion's FMAs; "
            "'off': each K block waits (a try_wait loop) right before its "
            "wgmmas (the kernel name ends in _nfw where the rule would take "
-           "it); 'auto' (the default) and 'on': early wherever it "
-           "applies">,
+           "it); 'auto' (the default): early in the stage-unrolled loop; "
+           "'on': also in the K loop that takes one K block per iteration "
+           "with its slot computed at run time (not measured yet; kernel "
+           "name _fw there)">,
     Option<"pinDescriptors", "pin-descriptors", "std::string",
            /*default=*/"\"auto\"",
            "Stage-unrolled K loop: 'a' adds an opaque 0 (inline PTX) to each "

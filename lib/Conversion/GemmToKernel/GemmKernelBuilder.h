@@ -266,10 +266,10 @@ private:
   };
 
   /// Waits until ring slot i % stages holds K block kb (full barrier, parity
-  /// (i / stages) & 1) and loads its scales.
+  /// (i / stages) & 1) and loads its scales; `ready` as for waitStage.
   KBlockStage waitKBlock(Value i, Value kb, Value wg, Value r0, Value r1,
                          ArrayRef<Value> sfbRows, bool oneBlock,
-                         bool threeBlocks);
+                         bool threeBlocks, Value ready = Value());
 
   /// The same for ring slot s (a constant in the stage-unrolled K loop:
   /// its addresses fold to constants) and parity `phase`; with `ready` (an

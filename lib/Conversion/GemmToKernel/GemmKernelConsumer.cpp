@@ -358,25 +358,46 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
       totals.assign(sums.begin(), sums.end());
       ringNext = k.add(base, nk);
     } else {
+      // Early full wait (opt-in here): as in the stage-unrolled loop, the
+      // answer of the test of the next ring entry (i + kStep) rides as
+      // the last value of the loop.
+      const bool early = l.earlyFullWait;
+      SmallVector<Value> loopInits(inits);
+      if (early)
+        loopInits.push_back(k.c1(false));
       auto kLoop = scf::ForOp::create(b, loc, kFirst, tileKBlocks(group),
-                                      k.c32(kStep), inits);
+                                      k.c32(kStep), loopInits);
       {
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToStart(kLoop.getBody());
         Value kb = kLoop.getInductionVar();
-        Value i = kLoop.getRegionIterArgs()[0];
+        ValueRange args = kLoop.getRegionIterArgs();
+        Value i = args[0];
         // Scales into registers before the wgmma fence (a row wave's just
         // before its own fence: fewer registers live across the first
         // wave).
-        KBlockStage st = waitKBlock(i, kb, rowWg, r0, r1, sfbRows,
-                                    oneBlock, threeBlocks);
+        KBlockStage st =
+            waitKBlock(i, kb, rowWg, r0, r1, sfbRows, oneBlock, threeBlocks,
+                       early ? args.back() : Value());
         SmallVector<Value> results = {Value()};
+        Value nextReady;
         llvm::append_range(
-            results, kBlock(st, kLoop.getRegionIterArgs().drop_front(),
-                            [&] { results[0] = k.add(i, k.c32(kStep)); }));
+            results,
+            kBlock(st, args.drop_front().drop_back(early ? 1 : 0),
+                   [&] { results[0] = k.add(i, k.c32(kStep)); },
+                   [&] {
+                     if (!early)
+                       return;
+                     auto [s, phase] = ringSlot(k.add(i, k.c32(kStep)));
+                     nextReady = testParity(fullBarrier(s), phase);
+                   }));
+        if (early)
+          results.push_back(nextReady);
         scf::YieldOp::create(b, loc, results);
       }
-      totals.assign(kLoop.getResults().begin() + 1, kLoop.getResults().end());
+      ValueRange sums =
+          kLoop.getResults().drop_front().drop_back(early ? 1 : 0);
+      totals.assign(sums.begin(), sums.end());
       ringNext = kLoop.getResult(0);
     }
     // Contiguous: the next tile's group was read at this tile's start (the
@@ -690,9 +711,10 @@ SmallVector<Value> GemmKernelBuilder::reduceTailTile(ArrayRef<Value> totals, Typ
 
 GemmKernelBuilder::KBlockStage GemmKernelBuilder::waitKBlock(Value i, Value kb, Value wg, Value r0, Value r1,
                                                              ArrayRef<Value> sfbRows, bool oneBlock,
-                                                             bool threeBlocks) {
+                                                             bool threeBlocks, Value ready) {
   auto [s, phase] = ringSlot(i);
-  return waitStage(s, phase, kb, wg, r0, r1, sfbRows, oneBlock, threeBlocks);
+  return waitStage(s, phase, kb, wg, r0, r1, sfbRows, oneBlock, threeBlocks,
+                   ready);
 }
 
 GemmKernelBuilder::KBlockStage GemmKernelBuilder::waitStage(Value s, Value phase, Value kb, Value wg, Value r0,

@@ -299,10 +299,14 @@ struct LowerToKernelPass
     // kernels 1.2-4.0% faster (4096x2112x7168 1236 -> 1285 TFLOPS), the
     // masked ones -0.4..+2.4%, the contiguous ones about 1% under the
     // power cap (docs/kernel.md, "Next").
+    // 'on' also takes it into the K loops that are not stage-unrolled
+    // (one K block per iteration, the slot computed at run time; not
+    // measured yet, kernel name _fw).
     bool autoEarlyWait = layout.stageUnrolled && !layout.perRowB;
     layout.earlyFullWait =
-        autoEarlyWait &&
-        (earlyFullWait == "on" || earlyFullWait == "auto");
+        !layout.perRowB &&
+        (earlyFullWait == "on" ||
+         (earlyFullWait == "auto" && autoEarlyWait));
     layout.earlyFullWaitOverride = layout.earlyFullWait != autoEarlyWait;
     layout.uniformWarpgroup =
         uniformWarpgroup == "on" ||
