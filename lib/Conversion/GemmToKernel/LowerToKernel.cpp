@@ -135,7 +135,8 @@ static std::string kernelName(const KernelLayout &l) {
          (l.epilogueSyncOverride ? (l.epilogueWarpgroup ? "_ew" : "_et") : "") +
          (l.bScalePrefetchOverride ? (l.bScalePrefetch ? "_bp" : "_nbp") : "") +
          (l.bScaleCopyOverride ? (l.bScaleCopyOwn ? "_bw" : "_bs") : "") +
-         (l.groupPrefetch ? "_gp" : "") + (l.earlyFullWaitOverride ? (l.earlyFullWait ? "_fw" : "_nfw") : "") +
+         (l.groupPrefetch ? "_gp" : "") +
+         (l.earlyFullWaitOverride ? (l.earlyFullWait ? "_fw" : "_nfw") : "") +
          (l.stagingStoreOverride ? (l.stagingStmatrix ? "_sx" : "_sst") : "") +
          (l.pinOverride ? (l.pinDescriptorsB  ? "_pin"
                            : l.pinDescriptors ? "_pina"
