@@ -48,15 +48,10 @@ timeout -k 5 120 python3 bench/check_contiguous_lowering.py --random "${RANDOM_C
   tee "$OUT/check-fw-contiguous.log" || rc=1
 for tool in racecheck synccheck; do
   echo "== $tool at $(elapsed)s"
-  timeout -k 10 100 compute-sanitizer --tool "$tool" --error-exitcode 99 \
-    --print-limit 20 --kernel-name kns=dgemm \
+  sanitize_check "$tool" "$OUT/$tool-fw.log" 100 --print-limit 20 --kernel-name kns=dgemm \
     python3 bench/check_contiguous_lowering.py --random 0 --no-reference \
     --edit lower.early-full-wait=on \
-    --edit cluster=2,multicast=b,lower.early-full-wait=on \
-    > "$OUT/$tool-fw.log" 2>&1
-  r=$?
-  echo "$tool: exit $r; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|variants run' "$OUT/$tool-fw.log" | tr '\n' ' ')"
-  [ $r -ne 0 ] && rc=1
+    --edit cluster=2,multicast=b,lower.early-full-wait=on || rc=1
 done
 left=$((${TOTAL_S:-540} - $(elapsed)))
 if [ "${MASKED:-1}" = 1 ] && [ "$left" -gt 60 ]; then

@@ -55,15 +55,10 @@ timeout -k 5 150 python3 bench/check_contiguous_lowering.py --random "${RANDOM_C
 if [ "${SANITIZE:-1}" = 1 ]; then
   for tool in racecheck synccheck; do
     echo "== $tool at $(( $(date +%s) - t0 ))s"
-    timeout -k 10 120 compute-sanitizer --tool "$tool" --error-exitcode 99 \
-      --print-limit 20 --kernel-name kns=dgemm \
+    sanitize_check "$tool" "$OUT/$tool-gp.log" 120 --print-limit 20 --kernel-name kns=dgemm \
       python3 bench/check_contiguous_lowering.py --random 0 --no-reference \
       --edit lower.group-prefetch=on,lower.b-scale-prefetch=on \
-      --edit cluster=2,multicast=b,lower.group-prefetch=on,lower.b-scale-prefetch=on \
-      > "$OUT/$tool-gp.log" 2>&1
-    r=$?
-    echo "$tool: exit $r; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|variants run' "$OUT/$tool-gp.log" | tr '\n' ' ')"
-    [ $r -ne 0 ] && rc=1
+      --edit cluster=2,multicast=b,lower.group-prefetch=on,lower.b-scale-prefetch=on || rc=1
   done
 fi
 left=$((${TOTAL_S:-560} - ($(date +%s) - t0)))

@@ -126,10 +126,11 @@ struct KernelLayout {
   /// stageUnrolled / uniformWarpgroup set against their options' 'auto'
   /// rule (the kernel name then ends in _su or _nsu, _uw or _nuw).
   bool stageUnrollOverride = false;
-  /// Stage-unrolled: each copy tests the next stage's full barrier once it
-  /// released its own, and the next copy waits only where that failed
-  /// (dgemm-lower-to-kernel{early-full-wait}); the override (kernel name
-  /// _nfw) where it is off against the auto rule.
+  /// Each K block tests the next ring entry's full barrier once it
+  /// released its own stage, and the next K block waits only where that
+  /// failed (dgemm-lower-to-kernel{early-full-wait}: auto in the
+  /// stage-unrolled loop, 'on' also in the one-block loop); the override
+  /// (kernel name _fw / _nfw) where it differs from the auto rule.
   bool earlyFullWait = false;
   bool earlyFullWaitOverride = false;
   /// Stage-unrolled: each copy's A tile pointer (pinDescriptorsB: and B's)
