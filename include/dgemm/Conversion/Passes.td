@@ -208,6 +208,14 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "'on': also in the K loop that takes one K block per iteration "
            "with its slot computed at run time (not measured yet; kernel "
            "name _fw there)">,
+    Option<"fullRounds", "full-rounds", "std::string",
+           /*default=*/"\"auto\"",
+           "Stage-unrolled K loop of a normal or contiguous kernel whose K "
+           "blocks are a multiple of its stages: 'on' runs each tile in "
+           "whole rounds (every tile then starts at ring slot 0, so no copy "
+           "of the body can fall outside the tile's K blocks), without the "
+           "per-copy test and branch (kernel name _fr); 'off' and 'auto' "
+           "(the default, not measured yet): each copy tests its K block">,
     Option<"pinDescriptors", "pin-descriptors", "std::string",
            /*default=*/"\"auto\"",
            "Stage-unrolled K loop: 'a' adds an opaque 0 (inline PTX) to each "

@@ -296,13 +296,17 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
       // (the last value of `cur`) to the next copy, which waits only where
       // it was false; a skipped copy carries false. So the test's latency
       // runs beside the promotion instead of before the next wgmmas.
+      // Full rounds: every tile starts at slot 0 and ends at the last
+      // slot (KernelLayout::fullRounds), so no copy is guarded.
       const bool early = l.earlyFullWait;
       Value nk = tileKBlocks(group);
       Value base = inits[0];
       Value stages = k.c32(l.stages);
       Value rFirst = k.divu(base, stages);
       Value rEnd =
-          k.divu(k.add(k.add(base, nk), k.c32(l.stages - 1)), stages);
+          l.fullRounds
+              ? k.add(rFirst, k.c32(l.kBlocks / l.stages))
+              : k.divu(k.add(k.add(base, nk), k.c32(l.stages - 1)), stages);
       SmallVector<Value> roundInits(ValueRange(inits).drop_front());
       if (early)
         roundInits.push_back(k.c1(false));
@@ -316,35 +320,45 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
         SmallVector<Value> cur(rounds.getRegionIterArgs());
         for (int64_t j = 0; j < l.stages; ++j) {
           Value kb = k.sub(k.add(k.mul(r, stages), k.c32(j)), base);
-          auto inTile = scf::IfOp::create(b, loc, ValueRange(cur).getTypes(),
-                                          k.ult(kb, nk),
-                                          /*withElseRegion=*/true);
+          // Copy j's K block from its slot: the new sums (and the early
+          // test's answer).
+          auto copy = [&](ValueRange in) {
+            KBlockStage st =
+                waitStage(k.c32(j), phase, kb, rowWg, r0, r1, sfbRows,
+                          oneBlock, threeBlocks, early ? cur.back() : Value());
+            if (l.pinDescriptors) {
+              Value zero = k.opaqueZeroHere();
+              st.aTile = k.byteAt(st.aTile, zero);
+              if (l.pinDescriptorsB)
+                st.bTile = k.byteAt(st.bTile, zero);
+            }
+            Value nextReady;
+            SmallVector<Value> out = kBlock(st, in, {}, [&] {
+              if (!early)
+                return;
+              // The next ring entry: slot j + 1 of this round, or slot 0 of
+              // the next (the other parity).
+              const bool wraps = j + 1 == l.stages;
+              nextReady = testParity(
+                  fullBarrier(k.c32(wraps ? 0 : j + 1)),
+                  wraps ? k.xori(phase, k.c32(1)) : phase);
+            });
+            if (early)
+              out.push_back(nextReady);
+            return out;
+          };
+          ValueRange in = ValueRange(cur).drop_back(early ? 1 : 0);
+          // Full rounds: the copy is always in the tile, but still in a
+          // block of its own (on an opaque true that ptxas folds), so that
+          // LLVM does not sink its promotion past the next copy's wgmmas
+          // (without: 1.2 KB of spills at 128x192).
+          auto inTile = scf::IfOp::create(
+              b, loc, ValueRange(cur).getTypes(),
+              l.fullRounds ? k.opaqueTrueHere() : k.ult(kb, nk),
+              /*withElseRegion=*/true);
           OpBuilder::InsertionGuard g2(b);
           b.setInsertionPointToStart(inTile.thenBlock());
-          ValueRange in = ValueRange(cur).drop_back(early ? 1 : 0);
-          KBlockStage st =
-              waitStage(k.c32(j), phase, kb, rowWg, r0, r1, sfbRows,
-                        oneBlock, threeBlocks, early ? cur.back() : Value());
-          if (l.pinDescriptors) {
-            Value zero = k.opaqueZeroHere();
-            st.aTile = k.byteAt(st.aTile, zero);
-            if (l.pinDescriptorsB)
-              st.bTile = k.byteAt(st.bTile, zero);
-          }
-          Value nextReady;
-          SmallVector<Value> out = kBlock(st, in, {}, [&] {
-            if (!early)
-              return;
-            // The next ring entry: slot j + 1 of this round, or slot 0 of
-            // the next (the other parity).
-            const bool wraps = j + 1 == l.stages;
-            nextReady = testParity(
-                fullBarrier(k.c32(wraps ? 0 : j + 1)),
-                wraps ? k.xori(phase, k.c32(1)) : phase);
-          });
-          if (early)
-            out.push_back(nextReady);
-          scf::YieldOp::create(b, loc, out);
+          scf::YieldOp::create(b, loc, copy(in));
           b.setInsertionPointToStart(inTile.elseBlock());
           SmallVector<Value> skipped(in);
           if (early)

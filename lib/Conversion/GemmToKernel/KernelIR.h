@@ -121,6 +121,21 @@ public:
         .getResult(0);
   }
 
+  /// True, from a compare of an inline PTX move of 0 with side effects:
+  /// LLVM can neither fold it nor merge two of them, so a branch on it
+  /// keeps its block's code in place (ptxas folds the branch away).
+  Value opaqueTrueHere() {
+    Value zero = LLVM::InlineAsmOp::create(
+                     b, loc, i32, ValueRange{}, "mov.b32 $0, 0;", "=r",
+                     /*has_side_effects=*/true, /*is_align_stack=*/false,
+                     LLVM::tailcallkind::TailCallKind::None,
+                     /*asm_dialect=*/LLVM::AsmDialectAttr(),
+                     /*operand_attrs=*/ArrayAttr())
+                     .getResult(0);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, zero,
+                                 c32(0));
+  }
+
   OpBuilder &b;
   Location loc;
   Type i1, i8, i32, i64, f32;

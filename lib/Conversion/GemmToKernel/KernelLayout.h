@@ -133,6 +133,13 @@ struct KernelLayout {
   /// (kernel name _fw / _nfw) where it differs from the auto rule.
   bool earlyFullWait = false;
   bool earlyFullWaitOverride = false;
+  /// Stage-unrolled, normal or contiguous, K blocks a multiple of the
+  /// stages: every tile starts at ring slot 0 and runs whole rounds, so
+  /// the copies of the body are not guarded by a test of their K block
+  /// (dgemm-lower-to-kernel{full-rounds}; kernel name _fr where set against
+  /// the auto rule).
+  bool fullRounds = false;
+  bool fullRoundsOverride = false;
   /// Stage-unrolled: each copy's A tile pointer (pinDescriptorsB: and B's)
   /// plus an opaque 0, so that LLVM computes those wgmma descriptors in the
   /// copy instead of hoisting those of every slot out of the loop

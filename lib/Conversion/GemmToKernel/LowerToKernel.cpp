@@ -137,6 +137,7 @@ static std::string kernelName(const KernelLayout &l) {
          (l.bScaleCopyOverride ? (l.bScaleCopyOwn ? "_bw" : "_bs") : "") +
          (l.groupPrefetch ? "_gp" : "") +
          (l.earlyFullWaitOverride ? (l.earlyFullWait ? "_fw" : "_nfw") : "") +
+         (l.fullRoundsOverride ? (l.fullRounds ? "_fr" : "_nfr") : "") +
          (l.stagingStoreOverride ? (l.stagingStmatrix ? "_sx" : "_sst") : "") +
          (l.pinOverride ? (l.pinDescriptorsB  ? "_pin"
                            : l.pinDescriptors ? "_pina"
@@ -309,6 +310,18 @@ struct LowerToKernelPass
         (earlyFullWait == "on" ||
          (earlyFullWait == "auto" && autoEarlyWait));
     layout.earlyFullWaitOverride = layout.earlyFullWait != autoEarlyWait;
+    // Whole rounds: the ring counter starts at 0 and every tile advances
+    // it by kBlocks (no K split, no split tail, one tile shape, K the same
+    // for every group), so with kBlocks a multiple of the stages each
+    // tile's first K block is in slot 0 and its last in the last slot.
+    bool wholeRounds = layout.stageUnrolled && !layout.kGrouped() &&
+                       !layout.masked() && layout.kBlocks % layout.stages == 0;
+    bool autoFullRounds = false;
+    layout.fullRounds =
+        wholeRounds && (fullRounds == "on" ||
+                        (fullRounds == "auto" && autoFullRounds));
+    layout.fullRoundsOverride =
+        layout.fullRounds != (wholeRounds && autoFullRounds);
     layout.uniformWarpgroup =
         uniformWarpgroup == "on" ||
         (uniformWarpgroup == "auto" && layout.stageUnrolled);
@@ -468,6 +481,7 @@ struct LowerToKernelPass
                    {"auto", "on", "off"}),
           notOneOf("stage-unroll", stageUnroll, {"auto", "on", "off"}),
           notOneOf("early-full-wait", earlyFullWait, {"auto", "on", "off"}),
+          notOneOf("full-rounds", fullRounds, {"auto", "on", "off"}),
           notOneOf("pin-descriptors", pinDescriptors, {"auto", "a", "on", "off"})}) {
       if (!why.empty()) {
         getOperation().emitError() << why;
