@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# full-rounds (dgemm-lower-to-kernel: a stage-unrolled K loop whose K
+# blocks are a multiple of the stages runs whole rounds, without each
+# copy's test of its K block) against the default, in one call on the GPU
+# machine (bundle carried):
+#   run(command="bash scripts/device-full-rounds.sh", carry=[".bundle"])
+# 1. bench/check_contiguous_lowering.py with full-rounds=on (the selected
+#    config, and without clusters) on the walk's edge cases and random
+#    cases ->
+#    $OUT/check-fr-contiguous.log;
+# 2. bench/probe_power.py sustained on the contiguous 4 x 8192 rows at
+#    N 4096 / K 7168 and N 7168 / K 2048: the selected config (base)
+#    against full-rounds=on (fr), alternating, each output checked once
+#    -> $OUT/probe-fr-*.log;
+# 3. bench/ab_kernel_ir.py on the normal shapes whose kernels it changes
+#    (4096x2112x7168; 4096x4096x7168 as a control), 5 rounds ->
+#    $OUT/ab-fr-normal.log;
+# 4. compute-sanitizer racecheck and synccheck on step 1's edge cases ->
+#    $OUT/{racecheck,synccheck}-fr.log.
+set -uo pipefail
+t0=$(date +%s)
+rc=0
+# shellcheck source=device-env.sh
+source "$(dirname "$0")/device-env.sh" /tmp/dgemm-fr-cache
+elapsed() { echo $(( $(date +%s) - t0 )); }
+echo "== check_contiguous_lowering at $(elapsed)s"
+timeout -k 5 120 python3 bench/check_contiguous_lowering.py --random "${RANDOM_CASES:-10}" \
+  --edit lower.full-rounds=on \
+  --edit cluster=1,multicast=none,lower.full-rounds=on 2>&1 |
+  tee "$OUT/check-fr-contiguous.log" || rc=1
+for shape in ${SHAPES:-"4096,7168" "7168,2048"}; do
+  shape=${shape/,/ }
+  set -- $shape
+  echo "== probe N $1 K $2 at $(elapsed)s"
+  timeout -k 5 120 python3 bench/probe_power.py --n "$1" --k "$2" \
+    --seconds "${PHASE_S:-3}" --variant base= \
+    --variant fr=lower.full-rounds=on \
+    --phases base,fr,base,fr,base,fr 2>&1 |
+    tee "$OUT/probe-fr-n$1-k$2.log" || rc=1
+done
+echo "== ab_kernel_ir normal at $(elapsed)s"
+timeout -k 5 120 python3 bench/ab_kernel_ir.py "--lower=full-rounds=on" \
+  --rounds=5 4096,2112,7168 4096,4096,7168 2>&1 | tee "$OUT/ab-fr-normal.log" || rc=1
+for tool in racecheck synccheck; do
+  echo "== $tool at $(elapsed)s"
+  sanitize_check "$tool" "$OUT/$tool-fr.log" 100 --print-limit 20 --kernel-name kns=dgemm \
+    python3 bench/check_contiguous_lowering.py --random 0 --no-reference \
+    --edit lower.full-rounds=on \
+    --edit cluster=1,multicast=none,lower.full-rounds=on || rc=1
+done
+echo "== done at $(elapsed)s"
+exit $rc
