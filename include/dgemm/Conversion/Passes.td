@@ -206,8 +206,8 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "wgmmas (the kernel name ends in _nfw where the rule would take "
            "it); 'auto' (the default): early in the stage-unrolled loop; "
            "'on': also in the K loop that takes one K block per iteration "
-           "with its slot computed at run time (not measured yet; kernel "
-           "name _fw there)">,
+           "with its slot computed at run time (within 0.6% of the default "
+           "on the 18 normal shapes; kernel name _fw there)">,
     Option<"fullRounds", "full-rounds", "std::string",
            /*default=*/"\"auto\"",
            "Stage-unrolled K loop of a normal or contiguous kernel whose K "

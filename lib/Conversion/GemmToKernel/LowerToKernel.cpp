@@ -302,8 +302,10 @@ struct LowerToKernelPass
     // masked ones -0.4..+2.4%, the contiguous ones about 1% under the
     // power cap (docs/kernel.md, "Next").
     // 'on' also takes it into the K loops that are not stage-unrolled
-    // (one K block per iteration, the slot computed at run time; not
-    // measured yet, kernel name _fw).
+    // (one K block per iteration, the slot computed at run time; kernel
+    // name _fw): within 0.6% of the default on the 18 normal shapes (H100,
+    // 6bbfff3; bench/results/2026-12-07-6bbfff3-h100-ab-fw-on-normal.log),
+    // so not in 'auto'.
     bool autoEarlyWait = layout.stageUnrolled && !layout.perRowB;
     layout.earlyFullWait =
         !layout.perRowB &&
