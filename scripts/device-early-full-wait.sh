@@ -27,16 +27,9 @@ rc=0
 # shellcheck source=device-env.sh
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-fw-cache
 elapsed() { echo $(( $(date +%s) - t0 )); }
-for shape in ${SHAPES:-"4096,7168" "7168,2048"}; do
-  shape=${shape/,/ }
-  set -- $shape
-  echo "== probe N $1 K $2 at $(elapsed)s"
-  timeout -k 5 120 python3 bench/probe_power.py --n "$1" --k "$2" \
-    --seconds "${PHASE_S:-3}" --variant base= \
-    --variant nfw=lower.early-full-wait=off \
-    --phases base,nfw,base,nfw,base,nfw 2>&1 |
-    tee "$OUT/probe-fw-n$1-k$2.log" || rc=1
-done
+echo "== probes at $(elapsed)s"
+probe_contiguous fw 120 base,nfw,base,nfw,base,nfw --variant base= \
+  --variant nfw=lower.early-full-wait=off || rc=1
 echo "== ab_kernel_ir normal at $(elapsed)s"
 timeout -k 5 240 python3 bench/ab_kernel_ir.py "--lower=early-full-wait=off;early-full-wait=on" \
   --rounds=5 --normal 2>&1 | tee "$OUT/ab-fw-normal.log" || rc=1

@@ -46,3 +46,20 @@ sanitize_check() {
     "$(grep -m1 -E "(ERROR|RACECHECK) SUMMARY" "$log"))"
   return $r
 }
+
+# probe_contiguous TAG LIMIT_S PHASES [--variant NAME=EDITS]...: bench/
+# probe_power.py sustained on the contiguous shapes of $SHAPES (N,K pairs;
+# default 4 x 8192 rows at N 4096 / K 7168 and N 7168 / K 2048), PHASE_S
+# (3) seconds a phase, each within LIMIT_S -> $OUT/probe-TAG-nN-kK.log.
+# Returns 1 if any probe failed.
+probe_contiguous() {
+  local tag=$1 limit=$2 phases=$3 shape r=0
+  shift 3
+  for shape in ${SHAPES:-"4096,7168" "7168,2048"}; do
+    echo "== probe N ${shape%,*} K ${shape#*,}"
+    timeout -k 5 "$limit" python3 bench/probe_power.py --n "${shape%,*}" \
+      --k "${shape#*,}" --seconds "${PHASE_S:-3}" "$@" --phases "$phases" 2>&1 |
+      tee "$OUT/probe-$tag-n${shape%,*}-k${shape#*,}.log" || r=1
+  done
+  return $r
+}

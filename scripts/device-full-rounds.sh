@@ -28,16 +28,9 @@ timeout -k 5 120 python3 bench/check_contiguous_lowering.py --random "${RANDOM_C
   --edit lower.full-rounds=on \
   --edit cluster=1,multicast=none,lower.full-rounds=on 2>&1 |
   tee "$OUT/check-fr-contiguous.log" || rc=1
-for shape in ${SHAPES:-"4096,7168" "7168,2048"}; do
-  shape=${shape/,/ }
-  set -- $shape
-  echo "== probe N $1 K $2 at $(elapsed)s"
-  timeout -k 5 120 python3 bench/probe_power.py --n "$1" --k "$2" \
-    --seconds "${PHASE_S:-3}" --variant base= \
-    --variant fr=lower.full-rounds=on \
-    --phases base,fr,base,fr,base,fr 2>&1 |
-    tee "$OUT/probe-fr-n$1-k$2.log" || rc=1
-done
+echo "== probes at $(elapsed)s"
+probe_contiguous fr 120 base,fr,base,fr,base,fr --variant base= \
+  --variant fr=lower.full-rounds=on || rc=1
 echo "== ab_kernel_ir normal at $(elapsed)s"
 timeout -k 5 120 python3 bench/ab_kernel_ir.py "--lower=full-rounds=on" \
   --rounds=5 4096,2112,7168 4096,4096,7168 2>&1 | tee "$OUT/ab-fr-normal.log" || rc=1

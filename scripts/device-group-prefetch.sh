@@ -35,17 +35,10 @@ else
   source "$(dirname "$0")/device-env.sh" /tmp/dgemm-gp-cache
   phases=dgemm,base,gp,bp,base,gp,bp,dgemm
 fi
-for shape in ${SHAPES:-"4096,7168" "7168,2048"}; do
-  shape=${shape/,/ }
-  set -- $shape
-  echo "== probe N $1 K $2 at $(( $(date +%s) - t0 ))s"
-  timeout -k 5 150 python3 bench/probe_power.py --n "$1" --k "$2" \
-    --seconds "${PHASE_S:-3}" --variant base= \
-    --variant gp=lower.group-prefetch=on \
-    --variant bp=lower.group-prefetch=on,lower.b-scale-prefetch=on \
-    --phases "$phases" 2>&1 |
-    tee "$OUT/probe-gp-n$1-k$2.log" || rc=1
-done
+echo "== probes at $(( $(date +%s) - t0 ))s"
+probe_contiguous gp 150 "$phases" --variant base= \
+  --variant gp=lower.group-prefetch=on \
+  --variant bp=lower.group-prefetch=on,lower.b-scale-prefetch=on || rc=1
 echo "== check_contiguous_lowering at $(( $(date +%s) - t0 ))s"
 timeout -k 5 150 python3 bench/check_contiguous_lowering.py --random "${RANDOM_CASES:-10}" \
   --edit lower.group-prefetch=on \
