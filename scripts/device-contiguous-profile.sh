@@ -32,8 +32,10 @@ if [ "${SOURCE:-0}" = 1 ]; then
     -k "regex:dgemm_grouped_contiguous_g|sm90_fp8_gemm_1d2d" -c 3 \
     python3 bench/run_grouped.py --deepgemm --layout contiguous --rounds 1 \
     --iters 1 --warmup 0 > "$OUT/ncu-source-contiguous.csv" 2>&1 || rc=1
+  # Opcodes per K block a consumer warp of the first case (4 x 8192 rows,
+  # N 4096, K 7168 at 128x192: 256 x 22 tiles, 56 K blocks, 8 warps).
   python3 scripts/ncu_source_buckets.py "$OUT/ncu-source-contiguous.csv" \
-    > "$OUT/ncu-buckets-contiguous.txt" 2>&1 || rc=1
+    --opcodes $((256 * 22 * 56 * 8)) > "$OUT/ncu-buckets-contiguous.txt" 2>&1 || rc=1
   head -150 "$OUT/ncu-buckets-contiguous.txt"
   xz -9 "$OUT/ncu-source-contiguous.csv"
   exit $rc

@@ -12,8 +12,17 @@ instructions run C*T*KB*8 times (8 consumer warps), the producer's per-stage
 code C*T*KB, per-tile consumer code C*T*8, the prologue C*12 (every warp).
 Two kernels compared bucket by bucket show which region the difference is in.
 
+With --opcodes UNITS, also one table for all kernels: the opcode mix of each
+kernel's hot loop (the instructions executed at least 1/LOOP_RATIO as often
+as its most executed one), instructions per unit (UNITS: e.g. tiles * K
+blocks * 8 consumer warps, to read per K block a warp) and the loop's
+samples per opcode (the instruction's guard predicate and modifiers
+dropped: FFMA, QGMMA, BRA, ...).
+
   python3 scripts/ncu_source_buckets.py ncu-source.csv[.xz] [--top 10] [--buckets 12]
+      [--opcodes UNITS [--loop-ratio 2.5]]
 """
+import re
 import argparse
 import collections
 import csv
@@ -77,23 +86,68 @@ def report(name, header, rows, top, buckets, out):
                                                 rows[i][ix["Source"]].strip()[:72]))
 
 
+def opcode(source):
+    """The opcode of a SASS line: no guard predicate, no modifiers."""
+    text = re.sub(r"^@!?U?P\w+\s+", "", source.strip())
+    return text.split()[0].split(".")[0] if text else "?"
+
+
+def loop_mix(header, rows, ratio):
+    """(instructions, samples) per opcode over the instructions executed at
+    least 1/ratio as often as the most executed one."""
+    ix = {h: i for i, h in enumerate(header)}
+    executed = [num(r[ix[EXECUTED]]) for r in rows]
+    floor = max(executed or [0]) / ratio
+    count, samples = collections.Counter(), collections.Counter()
+    for r, e in zip(rows, executed):
+        if e and e >= floor:
+            op = opcode(r[ix["Source"]])
+            count[op] += e
+            samples[op] += num(r[ix[SAMPLES]])
+    return count, samples
+
+
+def opcode_table(sections, units, ratio, out):
+    mixes = [(name, loop_mix(header, rows, ratio)) for name, header, rows in sections
+             if SAMPLES in header and EXECUTED in header]
+    if not mixes:
+        return
+    out.write("hot-loop opcodes, instructions per unit (%d) and share of the loop's "
+              "samples:\n" % units)
+    for i, (name, (count, samples)) in enumerate(mixes):
+        out.write("  [%d] %s: %.1f per unit, %d samples\n"
+                  % (i, name[:90], sum(count.values()) / units, sum(samples.values())))
+    ops = sorted({op for _, (c, _) in mixes for op in c},
+                 key=lambda op: -sum(c[op] for _, (c, _) in mixes))
+    out.write("  %-12s" % "opcode" + "".join("  %9s %6s" % ("[%d]" % i, "smp")
+                                             for i in range(len(mixes))) + "\n")
+    for op in ops:
+        out.write("  %-12s" % op + "".join(
+            "  %9.2f %5.1f%%" % (c[op] / units, 100.0 * s[op] / (sum(s.values()) or 1))
+            for _, (c, s) in mixes) + "\n")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("csv")
     ap.add_argument("--top", type=int, default=0, help="also the N instructions with most samples")
     ap.add_argument("--buckets", type=int, default=12)
+    ap.add_argument("--opcodes", type=int, default=0, metavar="UNITS",
+                    help="also the hot loops' opcode mix, per UNITS")
+    ap.add_argument("--loop-ratio", type=float, default=2.5)
     args = ap.parse_args(argv)
     opener = lzma.open if args.csv.endswith(".xz") else open  # committed logs are xz'd
     with opener(args.csv, "rt", encoding="utf-8", errors="replace") as f:
         text = f.read()
-    found = False
-    for name, header, rows in kernels(text):
-        found = True
+    sections = list(kernels(text))
+    for name, header, rows in sections:
         report(name, header, rows, args.top, args.buckets, sys.stdout)
-    if not found:
+    if not sections:
         print("no kernel sections in %s" % args.csv, file=sys.stderr)
         return 1
+    if args.opcodes > 0:
+        opcode_table(sections, args.opcodes, args.loop_ratio, sys.stdout)
     return 0
 
 

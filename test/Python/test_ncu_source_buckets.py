@@ -1,7 +1,8 @@
 #===- test_ncu_source_buckets.py - the source-page bucketing -------------===#
 """scripts/ncu_source_buckets.py on a made-up two-kernel source page (the
 shape of `ncu --page source --csv` output, ncu's own lines around it):
-totals, stall shares and samples grouped by execution count; xz input."""
+totals, stall shares and samples grouped by execution count; the hot
+loops' opcode mix; xz input."""
 import io
 import lzma
 import os
@@ -41,6 +42,22 @@ class Buckets(unittest.TestCase):
         self.assertIn("barrier 44.4%, long_sb 33.3%", a)
         self.assertIn("66.7%       800  HGMMA", a)
         self.assertIn(": 40 samples, 800 instructions executed, 1 SASS instructions", b)
+
+    def test_opcode_mix_of_the_hot_loop(self):
+        page = ('"Kernel Name","kernel_c",\n' + HEADER +
+                '"0x10","@!P0 BRA 0x20","6","400","0","6","0"\n'
+                '"0x20","FFMA.FTZ R1, R2, R3, R1","8","800","0","0","0"\n'
+                '"0x30","FFMA R4, R2, R3, R4","2","800","0","0","0"\n'
+                '"0x40","LDC R1","50","100","0","50","0"\n')
+        out = io.StringIO()
+        nb.opcode_table(list(nb.kernels(page)), units=100, ratio=2.5, out=out)
+        text = out.getvalue()
+        # LDC ran 100 times, under 800 / 2.5: outside the loop.
+        self.assertIn("[0] kernel_c: 20.0 per unit, 16 samples", text)
+        self.assertRegex(text, r"\n\s+FFMA\s+16\.00\s+62\.5%\n")
+        self.assertRegex(text, r"\n\s+BRA\s+4\.00\s+37\.5%\n")
+        self.assertNotIn("LDC", text)
+        self.assertEqual(nb.opcode("@!UP1 SYNCS.ARRIVE.TRANS64 RZ"), "SYNCS")
 
     def test_reads_xz_and_rejects_a_page_without_kernels(self):
         with tempfile.TemporaryDirectory() as d:
