@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # full-rounds (dgemm-lower-to-kernel: a stage-unrolled K loop whose K
 # blocks are a multiple of the stages runs whole rounds, without each
-# copy's test of its K block) against the default, in one call on the GPU
+# copy's test of its K block) and promote-versions (at block N 192, one
+# round loop for each offset of the tile in its B-scale block, so that the
+# promotions need no select) against the default, in one call on the GPU
 # machine (bundle carried):
 #   run(command="bash scripts/device-full-rounds.sh", carry=[".bundle"])
-# 1. bench/check_contiguous_lowering.py with full-rounds=on (the selected
-#    config, and without clusters) on the walk's edge cases and random
-#    cases ->
+# 1. bench/check_contiguous_lowering.py with each option on (the selected
+#    config; full-rounds also without clusters, and both together) on the
+#    walk's edge cases and random cases ->
 #    $OUT/check-fr-contiguous.log;
 # 2. bench/probe_power.py sustained on the contiguous 4 x 8192 rows at
 #    N 4096 / K 7168 and N 7168 / K 2048: the selected config (base)
-#    against full-rounds=on (fr), alternating, each output checked once
+#    against full-rounds=on (fr) and promote-versions=on (pv), alternating,
+#    each output checked once
 #    -> $OUT/probe-fr-*.log;
 # 3. bench/ab_kernel_ir.py on the normal shapes whose kernels it changes
 #    (4096x2112x7168; 4096x4096x7168 as a control), 5 rounds ->
@@ -26,20 +29,23 @@ elapsed() { echo $(( $(date +%s) - t0 )); }
 echo "== check_contiguous_lowering at $(elapsed)s"
 timeout -k 5 120 python3 bench/check_contiguous_lowering.py --random "${RANDOM_CASES:-10}" \
   --edit lower.full-rounds=on \
-  --edit cluster=1,multicast=none,lower.full-rounds=on 2>&1 |
+  --edit cluster=1,multicast=none,lower.full-rounds=on \
+  --edit lower.promote-versions=on \
+  --edit lower.full-rounds=on,lower.promote-versions=on 2>&1 |
   tee "$OUT/check-fr-contiguous.log" || rc=1
 echo "== probes at $(elapsed)s"
-probe_contiguous fr 120 base,fr,base,fr,base,fr --variant base= \
-  --variant fr=lower.full-rounds=on || rc=1
+probe_contiguous fr 150 base,fr,pv,base,fr,pv,base --variant base= \
+  --variant fr=lower.full-rounds=on \
+  --variant pv=lower.promote-versions=on || rc=1
 echo "== ab_kernel_ir normal at $(elapsed)s"
-timeout -k 5 120 python3 bench/ab_kernel_ir.py "--lower=full-rounds=on" \
+timeout -k 5 150 python3 bench/ab_kernel_ir.py "--lower=full-rounds=on;promote-versions=on" \
   --rounds=5 4096,2112,7168 4096,4096,7168 2>&1 | tee "$OUT/ab-fr-normal.log" || rc=1
 for tool in racecheck synccheck; do
   echo "== $tool at $(elapsed)s"
   sanitize_check "$tool" "$OUT/$tool-fr.log" 100 --print-limit 20 --kernel-name kns=dgemm \
     python3 bench/check_contiguous_lowering.py --random 0 --no-reference \
     --edit lower.full-rounds=on \
-    --edit cluster=1,multicast=none,lower.full-rounds=on || rc=1
+    --edit lower.promote-versions=on || rc=1
 done
 echo "== done at $(elapsed)s"
 exit $rc

@@ -216,6 +216,15 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "of the body can fall outside the tile's K blocks), without the "
            "per-copy test and branch (kernel name _fr); 'off' and 'auto' "
            "(the default, not measured yet): each copy tests its K block">,
+    Option<"promoteVersions", "promote-versions", "std::string",
+           /*default=*/"\"auto\"",
+           "Stage-unrolled K loop at block N 192 with 128x128 B scales: 'on' "
+           "builds the round loop twice, for a tile that starts at a B-scale "
+           "block boundary and for one that starts 64 columns into a block, "
+           "so that each promotion's B scale is chosen at compile time "
+           "(4 scale products a K block instead of 6 and a select; kernel "
+           "name _pv); 'off' and 'auto' (the default, not measured yet): "
+           "one loop, the choice made at run time">,
     Option<"pinDescriptors", "pin-descriptors", "std::string",
            /*default=*/"\"auto\"",
            "Stage-unrolled K loop: 'a' adds an opaque 0 (inline PTX) to each "

@@ -310,65 +310,94 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
       SmallVector<Value> roundInits(ValueRange(inits).drop_front());
       if (early)
         roundInits.push_back(k.c1(false));
-      auto rounds = scf::ForOp::create(b, loc, rFirst, rEnd, k.c32(1),
-                                       roundInits);
-      {
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(rounds.getBody());
-        Value r = rounds.getInductionVar();
-        Value phase = k.andi(r, k.c32(1));
-        SmallVector<Value> cur(rounds.getRegionIterArgs());
-        for (int64_t j = 0; j < l.stages; ++j) {
-          Value kb = k.sub(k.add(k.mul(r, stages), k.c32(j)), base);
-          // Copy j's K block from its slot: the new sums (and the early
-          // test's answer).
-          auto copy = [&](ValueRange in) {
-            KBlockStage st =
-                waitStage(k.c32(j), phase, kb, rowWg, r0, r1, sfbRows,
-                          oneBlock, threeBlocks, early ? cur.back() : Value());
-            if (l.pinDescriptors) {
-              Value zero = k.opaqueZeroHere();
-              st.aTile = k.byteAt(st.aTile, zero);
-              if (l.pinDescriptorsB)
-                st.bTile = k.byteAt(st.bTile, zero);
-            }
-            Value nextReady;
-            SmallVector<Value> out = kBlock(st, in, {}, [&] {
-              if (!early)
-                return;
-              // The next ring entry: slot j + 1 of this round, or slot 0 of
-              // the next (the other parity).
-              const bool wraps = j + 1 == l.stages;
-              nextReady = testParity(
-                  fullBarrier(k.c32(wraps ? 0 : j + 1)),
-                  wraps ? k.xori(phase, k.c32(1)) : phase);
-            });
+      // The round loop, its promotions taking `former` as it is when it is
+      // built.
+      auto buildRounds = [&]() -> SmallVector<Value> {
+        auto rounds = scf::ForOp::create(b, loc, rFirst, rEnd, k.c32(1),
+                                         roundInits);
+        {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(rounds.getBody());
+          Value r = rounds.getInductionVar();
+          Value phase = k.andi(r, k.c32(1));
+          SmallVector<Value> cur(rounds.getRegionIterArgs());
+          for (int64_t j = 0; j < l.stages; ++j) {
+            Value kb = k.sub(k.add(k.mul(r, stages), k.c32(j)), base);
+            // Copy j's K block from its slot: the new sums (and the early
+            // test's answer).
+            auto copy = [&](ValueRange in) {
+              KBlockStage st = waitStage(
+                  k.c32(j), phase, kb, rowWg, r0, r1, sfbRows, oneBlock,
+                  threeBlocks, early ? cur.back() : Value());
+              if (l.pinDescriptors) {
+                Value zero = k.opaqueZeroHere();
+                st.aTile = k.byteAt(st.aTile, zero);
+                if (l.pinDescriptorsB)
+                  st.bTile = k.byteAt(st.bTile, zero);
+              }
+              Value nextReady;
+              SmallVector<Value> out = kBlock(st, in, {}, [&] {
+                if (!early)
+                  return;
+                // The next ring entry: slot j + 1 of this round, or slot 0 of
+                // the next (the other parity).
+                const bool wraps = j + 1 == l.stages;
+                nextReady = testParity(
+                    fullBarrier(k.c32(wraps ? 0 : j + 1)),
+                    wraps ? k.xori(phase, k.c32(1)) : phase);
+              });
+              if (early)
+                out.push_back(nextReady);
+              return out;
+            };
+            ValueRange in = ValueRange(cur).drop_back(early ? 1 : 0);
+            // Full rounds: the copy is always in the tile, but still in a
+            // block of its own (on an opaque true that ptxas folds), so that
+            // LLVM does not sink its promotion past the next copy's wgmmas
+            // (without: 1.2 KB of spills at 128x192).
+            auto inTile = scf::IfOp::create(
+                b, loc, ValueRange(cur).getTypes(),
+                l.fullRounds ? k.opaqueTrueHere() : k.ult(kb, nk),
+                /*withElseRegion=*/true);
+            OpBuilder::InsertionGuard g2(b);
+            b.setInsertionPointToStart(inTile.thenBlock());
+            scf::YieldOp::create(b, loc, copy(in));
+            b.setInsertionPointToStart(inTile.elseBlock());
+            SmallVector<Value> skipped(in);
             if (early)
-              out.push_back(nextReady);
-            return out;
-          };
-          ValueRange in = ValueRange(cur).drop_back(early ? 1 : 0);
-          // Full rounds: the copy is always in the tile, but still in a
-          // block of its own (on an opaque true that ptxas folds), so that
-          // LLVM does not sink its promotion past the next copy's wgmmas
-          // (without: 1.2 KB of spills at 128x192).
-          auto inTile = scf::IfOp::create(
-              b, loc, ValueRange(cur).getTypes(),
-              l.fullRounds ? k.opaqueTrueHere() : k.ult(kb, nk),
-              /*withElseRegion=*/true);
-          OpBuilder::InsertionGuard g2(b);
-          b.setInsertionPointToStart(inTile.thenBlock());
-          scf::YieldOp::create(b, loc, copy(in));
-          b.setInsertionPointToStart(inTile.elseBlock());
-          SmallVector<Value> skipped(in);
-          if (early)
-            skipped.push_back(k.c1(false));
-          scf::YieldOp::create(b, loc, skipped);
-          cur.assign(inTile.getResults().begin(), inTile.getResults().end());
+              skipped.push_back(k.c1(false));
+            scf::YieldOp::create(b, loc, skipped);
+            cur.assign(inTile.getResults().begin(), inTile.getResults().end());
+          }
+          scf::YieldOp::create(b, loc, cur);
         }
-        scf::YieldOp::create(b, loc, cur);
+        return SmallVector<Value>(rounds.getResults());
+      };
+      SmallVector<Value> roundResults;
+      if (l.promoteVersions) {
+        // Promote versions (128x192): a tile starts at a scale-block
+        // boundary (n0 % 128 == 0: the first 16 groups take nb0's scale)
+        // or half way into one (the first 8); one round loop for each, so
+        // that `former` is a constant in both and the promotions pick
+        // their B scales without selects.
+        Value formerAtRun = former;
+        auto versions = scf::IfOp::create(
+            b, loc, ValueRange(roundInits).getTypes(),
+            k.eq(formerAtRun, k.c32(16)), /*withElseRegion=*/true);
+        for (int64_t v = 0; v < 2; ++v) {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(v == 0 ? versions.thenBlock()
+                                            : versions.elseBlock());
+          former = k.c32(v == 0 ? 16 : 8);
+          scf::YieldOp::create(b, loc, buildRounds());
+        }
+        former = formerAtRun;
+        roundResults.assign(versions.getResults().begin(),
+                            versions.getResults().end());
+      } else {
+        roundResults = buildRounds();
       }
-      ValueRange sums = rounds.getResults().drop_back(early ? 1 : 0);
+      ValueRange sums = ValueRange(roundResults).drop_back(early ? 1 : 0);
       totals.assign(sums.begin(), sums.end());
       ringNext = k.add(base, nk);
     } else {

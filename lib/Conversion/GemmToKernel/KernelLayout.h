@@ -140,6 +140,13 @@ struct KernelLayout {
   /// the auto rule).
   bool fullRounds = false;
   bool fullRoundsOverride = false;
+  /// Stage-unrolled at block N 192 with 128x128 B scales: two versions of
+  /// the round loop, for a tile that starts at a scale-block boundary and
+  /// for one that starts half way into a block, so that the promotions'
+  /// choice of B scale is a constant (dgemm-lower-to-kernel
+  /// {promote-versions}; kernel name _pv where set against the auto rule).
+  bool promoteVersions = false;
+  bool promoteVersionsOverride = false;
   /// Stage-unrolled: each copy's A tile pointer (pinDescriptorsB: and B's)
   /// plus an opaque 0, so that LLVM computes those wgmma descriptors in the
   /// copy instead of hoisting those of every slot out of the loop

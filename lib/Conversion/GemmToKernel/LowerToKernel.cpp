@@ -138,6 +138,8 @@ static std::string kernelName(const KernelLayout &l) {
          (l.groupPrefetch ? "_gp" : "") +
          (l.earlyFullWaitOverride ? (l.earlyFullWait ? "_fw" : "_nfw") : "") +
          (l.fullRoundsOverride ? (l.fullRounds ? "_fr" : "_nfr") : "") +
+         (l.promoteVersionsOverride ? (l.promoteVersions ? "_pv" : "_npv")
+                                    : "") +
          (l.stagingStoreOverride ? (l.stagingStmatrix ? "_sx" : "_sst") : "") +
          (l.pinOverride ? (l.pinDescriptorsB  ? "_pin"
                            : l.pinDescriptors ? "_pina"
@@ -324,6 +326,16 @@ struct LowerToKernelPass
                         (fullRounds == "auto" && autoFullRounds));
     layout.fullRoundsOverride =
         layout.fullRounds != (wholeRounds && autoFullRounds);
+    // Promote versions: block N 192 is the one tile width whose tiles
+    // start at two offsets in a 128-column scale block (0 and 64).
+    bool versionable = layout.stageUnrolled && !layout.perRowB &&
+                       layout.blockN == 192;
+    bool autoPromoteVersions = false;
+    layout.promoteVersions =
+        versionable && (promoteVersions == "on" ||
+                        (promoteVersions == "auto" && autoPromoteVersions));
+    layout.promoteVersionsOverride =
+        layout.promoteVersions != (versionable && autoPromoteVersions);
     layout.uniformWarpgroup =
         uniformWarpgroup == "on" ||
         (uniformWarpgroup == "auto" && layout.stageUnrolled);
@@ -484,6 +496,7 @@ struct LowerToKernelPass
           notOneOf("stage-unroll", stageUnroll, {"auto", "on", "off"}),
           notOneOf("early-full-wait", earlyFullWait, {"auto", "on", "off"}),
           notOneOf("full-rounds", fullRounds, {"auto", "on", "off"}),
+          notOneOf("promote-versions", promoteVersions, {"auto", "on", "off"}),
           notOneOf("pin-descriptors", pinDescriptors, {"auto", "a", "on", "off"})}) {
       if (!why.empty()) {
         getOperation().emitError() << why;
