@@ -104,6 +104,17 @@ static std::string hintSuffix(const char *tag, const std::string &hint) {
   return tag + std::string(1, hint[std::string("evict_").size()]);
 }
 
+/// A lowering option of 'on', 'off' or 'auto' that applies only where
+/// `applies`: `flag` is set where it applies and the option is 'on', or
+/// 'auto' and `autoRule` holds; `override` where `flag` differs from what
+/// 'auto' would give (the kernel name then says so).
+static void setOnOffAuto(const std::string &option, bool applies,
+                         bool autoRule, bool &flag, bool &override) {
+  bool byAuto = applies && autoRule;
+  flag = applies && (option == "on" || (option == "auto" && autoRule));
+  override = flag != byAuto;
+}
+
 static std::string kernelName(const KernelLayout &l) {
   std::string kind = l.groupOffsets ? "dgemm_grouped_contiguous_offsets_g"
                      : l.contiguous() ? "dgemm_grouped_contiguous_g"
@@ -320,22 +331,14 @@ struct LowerToKernelPass
     // tile's first K block is in slot 0 and its last in the last slot.
     bool wholeRounds = layout.stageUnrolled && !layout.kGrouped() &&
                        !layout.masked() && layout.kBlocks % layout.stages == 0;
-    bool autoFullRounds = false;
-    layout.fullRounds =
-        wholeRounds && (fullRounds == "on" ||
-                        (fullRounds == "auto" && autoFullRounds));
-    layout.fullRoundsOverride =
-        layout.fullRounds != (wholeRounds && autoFullRounds);
+    setOnOffAuto(fullRounds, wholeRounds, /*autoRule=*/false,
+                 layout.fullRounds, layout.fullRoundsOverride);
     // Promote versions: block N 192 is the one tile width whose tiles
     // start at two offsets in a 128-column scale block (0 and 64).
     bool versionable = layout.stageUnrolled && !layout.perRowB &&
                        layout.blockN == 192;
-    bool autoPromoteVersions = false;
-    layout.promoteVersions =
-        versionable && (promoteVersions == "on" ||
-                        (promoteVersions == "auto" && autoPromoteVersions));
-    layout.promoteVersionsOverride =
-        layout.promoteVersions != (versionable && autoPromoteVersions);
+    setOnOffAuto(promoteVersions, versionable, /*autoRule=*/false,
+                 layout.promoteVersions, layout.promoteVersionsOverride);
     layout.uniformWarpgroup =
         uniformWarpgroup == "on" ||
         (uniformWarpgroup == "auto" && layout.stageUnrolled);
