@@ -306,9 +306,8 @@ struct LowerToKernelPass
     bool autoUnroll = unrollable && layout.kBlocks >= 8 && !wideShortK &&
                       !layout.perRowB && !layout.f32Out &&
                       !layout.kGrouped();
-    layout.stageUnrolled =
-        unrollable && (stageUnroll == "on" ||
-                       (stageUnroll == "auto" && autoUnroll));
+    setOnOffAuto(stageUnroll, unrollable, autoUnroll, layout.stageUnrolled,
+                 layout.stageUnrollOverride);
     // Auto wherever it applies. Measured on an H100 (adeabea, 2026-12-07;
     // bench/results/2026-12-07-adeabea-h100-*): the M = 4096 normal
     // kernels 1.2-4.0% faster (4096x2112x7168 1236 -> 1285 TFLOPS), the
@@ -319,12 +318,8 @@ struct LowerToKernelPass
     // name _fw): within 0.6% of the default on the 18 normal shapes (H100,
     // 6bbfff3; bench/results/2026-12-07-6bbfff3-h100-ab-fw-on-normal.log),
     // so not in 'auto'.
-    bool autoEarlyWait = layout.stageUnrolled && !layout.perRowB;
-    layout.earlyFullWait =
-        !layout.perRowB &&
-        (earlyFullWait == "on" ||
-         (earlyFullWait == "auto" && autoEarlyWait));
-    layout.earlyFullWaitOverride = layout.earlyFullWait != autoEarlyWait;
+    setOnOffAuto(earlyFullWait, !layout.perRowB, layout.stageUnrolled,
+                 layout.earlyFullWait, layout.earlyFullWaitOverride);
     // Whole rounds: the ring counter starts at 0 and every tile advances
     // it by kBlocks (no K split, no split tail, one tile shape, K the same
     // for every group), so with kBlocks a multiple of the stages each
@@ -404,7 +399,6 @@ struct LowerToKernelPass
     layout.stagingStoreOverride =
         stmatrixFits && layout.stagingStmatrix != autoStmatrix;
     // The kernel name says where an option overrode auto.
-    layout.stageUnrollOverride = layout.stageUnrolled != autoUnroll;
     layout.uniformWarpgroupOverride =
         layout.uniformWarpgroup != layout.stageUnrolled;
     // "evict-first" -> "evict_first" (PTX's spelling); "none" -> "".
@@ -458,10 +452,8 @@ struct LowerToKernelPass
     bool autoPrefetch = prefetchable && !layout.grouped() &&
                         layout.consumers == 2 &&
                         (!layout.kSplit || layout.kBlocks <= 4);
-    layout.bScalePrefetch =
-        prefetchable && (bScalePrefetch == "on" ||
-                         (bScalePrefetch == "auto" && autoPrefetch));
-    layout.bScalePrefetchOverride = layout.bScalePrefetch != autoPrefetch;
+    setOnOffAuto(bScalePrefetch, prefetchable, autoPrefetch,
+                 layout.bScalePrefetch, layout.bScalePrefetchOverride);
     layout.l2HintB = l2HintB == "auto"
                          ? std::string(config.streamB ? "evict_first" : "")
                          : hint(l2HintB);
