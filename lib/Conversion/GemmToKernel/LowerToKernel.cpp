@@ -324,12 +324,17 @@ struct LowerToKernelPass
     // it by kBlocks (no K split, no split tail, one tile shape, K the same
     // for every group), so with kBlocks a multiple of the stages each
     // tile's first K block is in slot 0 and its last in the last slot.
+    // Not in 'auto': on an H100 (a015dde, 2026-12-07; bench/results/
+    // 2026-12-07-a015dde-h100-*-fr-*) the contiguous and 4096x2112x7168
+    // kernels ran within 0.6% of the default either way.
     bool wholeRounds = layout.stageUnrolled && !layout.kGrouped() &&
                        !layout.masked() && layout.kBlocks % layout.stages == 0;
     setOnOffAuto(fullRounds, wholeRounds, /*autoRule=*/false,
                  layout.fullRounds, layout.fullRoundsOverride);
     // Promote versions: block N 192 is the one tile width whose tiles
     // start at two offsets in a 128-column scale block (0 and 64).
+    // Not in 'auto': 7% slower on the same run (the two round loops'
+    // descriptors leave the uniform registers; docs/kernel.md, "Next").
     bool versionable = layout.stageUnrolled && !layout.perRowB &&
                        layout.blockN == 192;
     setOnOffAuto(promoteVersions, versionable, /*autoRule=*/false,
