@@ -13,7 +13,7 @@
 #    its summary on stdout; with L2 sectors by operation and source and the
 #    global and shared instruction counts, to place the extra L2 bytes;
 # 3. SASS: DeepGEMM's JIT cubins and dgemm's cached PTX of the same run
-#    (ptxas -arch=sm_90a, cuobjdump -sass) -> $OUT/sass-contiguous.tar.xz,
+#    (device-env.sh cache_sass) -> $OUT/sass-contiguous.tar.xz,
 #    for reading, not for the tree.
 # SOURCE=1 instead: Nsight Compute's warp-stall samples per SASS instruction
 # (base clocks, every 32 cycles) of one launch each of dgemm's kernel and
@@ -78,13 +78,7 @@ for cubin in $(find "$DG_JIT_CACHE_DIR" -name "*.cubin" 2>/dev/null); do
   cuobjdump -sass "$cubin" > "$OUT/sass/deepgemm-$i.sass" 2>&1 || rc=1
   i=$((i + 1))
 done
-for ptx in /tmp/dgemm-contiguous-profile-cache/*.ptx; do
-  [ -f "$ptx" ] || continue
-  name=$(grep -m1 -oE "\.entry [A-Za-z0-9_]+" "$ptx" | cut -d' ' -f2)
-  ptxas -arch=sm_90a -v "$ptx" -o "$OUT/sass/$name.cubin" > "$OUT/sass/$name.ptxas" 2>&1 &&
-    cuobjdump -sass "$OUT/sass/$name.cubin" > "$OUT/sass/$name.sass" 2>&1 || rc=1
-  rm -f "$OUT/sass/$name.cubin"
-done
+cache_sass /tmp/dgemm-contiguous-profile-cache "$OUT/sass" || rc=1
 ls -la "$OUT/sass"
 tar -C "$OUT" -cJf "$OUT/sass-contiguous.tar.xz" sass && rm -rf "$OUT/sass"
 exit $rc

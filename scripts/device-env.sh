@@ -33,6 +33,29 @@ kernel_sass() {
     cuobjdump -sass "$OUT/ptx/$2.cubin" > "$OUT/sass/$2.sass" || { echo "sass of $2 failed"; return 1; }
 }
 
+# ptx_sass PTX DIR: one PTX file to SASS, named after its entry: cubin
+# (ptxas -v, its report in DIR/ENTRY.ptxas, the cubin removed) and
+# DIR/ENTRY.sass (cuobjdump -sass); prints the entry and its count of
+# local loads and stores (spills).
+ptx_sass() {
+  local name
+  name=$(grep -m1 -oE "\.entry [A-Za-z0-9_]+" "$1" | cut -d' ' -f2)
+  ptxas -arch=sm_90a -v "$1" -o "$2/$name.cubin" > "$2/$name.ptxas" 2>&1 &&
+    cuobjdump -sass "$2/$name.cubin" > "$2/$name.sass" 2>&1 || { echo "sass of $1 failed"; return 1; }
+  rm -f "$2/$name.cubin"
+  echo "$name: $(grep -c -E "STL|LDL" "$2/$name.sass") local loads/stores"
+}
+export -f ptx_sass
+
+# cache_sass CACHE DIR: ptx_sass on every kernel of a dgemm kernel cache
+# folder (its .ptx entries), 12 at a time, within 120 s. Returns 1 if any
+# failed.
+cache_sass() {
+  mkdir -p "$2"
+  find "$1" -maxdepth 1 -name "*.ptx" -print0 |
+    timeout -k 5 120 xargs -0 -r -P 12 -I{} bash -c 'ptx_sass "$0" "$1"' {} "$2"
+}
+
 # sanitize_check TOOL LOG LIMIT_S CMD...: CMD under compute-sanitizer TOOL
 # (exit 9 on a report) into LOG within LIMIT_S seconds; prints one line
 # with its exit status, the lines saying "checked" and the tool's summary,

@@ -20,10 +20,10 @@
 #    $OUT/ab-fr-normal.log;
 # 4. compute-sanitizer racecheck and synccheck on step 1's edge cases ->
 #    $OUT/{racecheck,synccheck}-fr.log;
-# 5. the SASS of every kernel the steps above cached (ptxas -arch=sm_90a,
-#    cuobjdump -sass) -> $OUT/sass-fr.tar.xz, for reading where the
-#    ptxas-reported spills of _fr and _pv sit; the local loads and stores
-#    of each kernel are counted on stdout.
+# 5. the SASS of every kernel the steps above cached (device-env.sh
+#    cache_sass) -> $OUT/sass-fr.tar.xz, for reading where the ptxas-
+#    reported spills of _fr and _pv sit; each kernel's local loads and
+#    stores are counted on stdout.
 set -uo pipefail
 t0=$(date +%s)
 rc=0
@@ -52,20 +52,7 @@ for tool in racecheck synccheck; do
     --edit lower.promote-versions=on || rc=1
 done
 echo "== sass at $(elapsed)s"
-mkdir -p "$OUT/sass"
-# One kernel's PTX to SASS, named after its entry; 12 at a time.
-sass_of() {
-  local name
-  name=$(grep -m1 -oE "\.entry [A-Za-z0-9_]+" "$1" | cut -d' ' -f2)
-  ptxas -arch=sm_90a -v "$1" -o "$OUT/sass/$name.cubin" > "$OUT/sass/$name.ptxas" 2>&1 &&
-    cuobjdump -sass "$OUT/sass/$name.cubin" > "$OUT/sass/$name.sass" 2>&1 || return 1
-  rm -f "$OUT/sass/$name.cubin"
-  echo "$name: $(grep -c -E "STL|LDL" "$OUT/sass/$name.sass") local loads/stores"
-}
-export -f sass_of
-export OUT
-find /tmp/dgemm-fr-cache -maxdepth 1 -name "*.ptx" -print0 |
-  timeout -k 5 120 xargs -0 -r -P 12 -n 1 bash -c 'sass_of "$0"' || rc=1
+cache_sass /tmp/dgemm-fr-cache "$OUT/sass" || rc=1
 tar -C "$OUT" -cJf "$OUT/sass-fr.tar.xz" sass && rm -rf "$OUT/sass"
 echo "== done at $(elapsed)s"
 exit $rc
