@@ -41,7 +41,8 @@ ptx_sass() {
   local name
   name=$(grep -m1 -oE "\.entry [A-Za-z0-9_]+" "$1" | cut -d' ' -f2)
   ptxas -arch=sm_90a -v "$1" -o "$2/$name.cubin" > "$2/$name.ptxas" 2>&1 &&
-    cuobjdump -sass "$2/$name.cubin" > "$2/$name.sass" 2>&1 || { echo "sass of $1 failed"; return 1; }
+    cuobjdump -sass "$2/$name.cubin" > "$2/$name.sass" 2>&1 ||
+    { echo "sass of $1 failed"; return 1; }
   rm -f "$2/$name.cubin"
   echo "$name: $(grep -c -E "STL|LDL" "$2/$name.sass") local loads/stores"
 }
