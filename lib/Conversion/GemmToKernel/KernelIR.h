@@ -87,53 +87,41 @@ public:
   /// The i32 `v` through an inline PTX move, which LLVM cannot see
   /// through: keeps it from specialising code on a known value.
   Value opaque(Value v) {
-    return LLVM::InlineAsmOp::create(
-               b, loc, i32, ValueRange{v}, "mov.b32 $0, $1;", "=r,r",
-               /*has_side_effects=*/false, /*is_align_stack=*/false,
-               LLVM::tailcallkind::TailCallKind::None,
-               /*asm_dialect=*/LLVM::AsmDialectAttr(),
-               /*operand_attrs=*/ArrayAttr())
-        .getResult(0);
+    return inlinePtxI32("mov.b32 $0, $1;", "=r,r", v, /*sideEffects=*/false);
   }
 
   /// The i32 special register %`name`, read by an inline PTX move with
   /// side effects.
   Value specialRegisterHere(StringRef name) {
-    return LLVM::InlineAsmOp::create(
-               b, loc, i32, ValueRange{}, ("mov.u32 $0, %" + name + ";").str(),
-               "=r", /*has_side_effects=*/true, /*is_align_stack=*/false,
-               LLVM::tailcallkind::TailCallKind::None,
-               /*asm_dialect=*/LLVM::AsmDialectAttr(),
-               /*operand_attrs=*/ArrayAttr())
-        .getResult(0);
+    return inlinePtxI32(("mov.u32 $0, %" + name + ";").str(), "=r", {},
+                        /*sideEffects=*/true);
   }
 
   /// 0 from an inline PTX move that LLVM can neither fold nor hoist out
   /// of a conditional block (inline assembly is not speculatable); ptxas
   /// sees the constant.
   Value opaqueZeroHere() {
-    return LLVM::InlineAsmOp::create(
-               b, loc, i32, ValueRange{}, "mov.b32 $0, 0;", "=r",
-               /*has_side_effects=*/false, /*is_align_stack=*/false,
-               LLVM::tailcallkind::TailCallKind::None,
-               /*asm_dialect=*/LLVM::AsmDialectAttr(),
-               /*operand_attrs=*/ArrayAttr())
-        .getResult(0);
+    return inlinePtxI32("mov.b32 $0, 0;", "=r", {}, /*sideEffects=*/false);
   }
 
   /// True, from a compare of an inline PTX move of 0 with side effects:
   /// LLVM can neither fold it nor merge two of them, so a branch on it
   /// keeps its block's code in place (ptxas folds the branch away).
   Value opaqueTrueHere() {
-    Value zero = LLVM::InlineAsmOp::create(
-                     b, loc, i32, ValueRange{}, "mov.b32 $0, 0;", "=r",
-                     /*has_side_effects=*/true, /*is_align_stack=*/false,
-                     LLVM::tailcallkind::TailCallKind::None,
-                     /*asm_dialect=*/LLVM::AsmDialectAttr(),
-                     /*operand_attrs=*/ArrayAttr())
-                     .getResult(0);
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, zero,
-                                 c32(0));
+    return eq(inlinePtxI32("mov.b32 $0, 0;", "=r", {}, /*sideEffects=*/true),
+              c32(0));
+  }
+
+  /// An i32 from inline PTX `text` with `constraints` on `operands`.
+  Value inlinePtxI32(StringRef text, StringRef constraints,
+                     ValueRange operands, bool sideEffects) {
+    return LLVM::InlineAsmOp::create(
+               b, loc, i32, operands, text, constraints, sideEffects,
+               /*is_align_stack=*/false,
+               LLVM::tailcallkind::TailCallKind::None,
+               /*asm_dialect=*/LLVM::AsmDialectAttr(),
+               /*operand_attrs=*/ArrayAttr())
+        .getResult(0);
   }
 
   OpBuilder &b;
