@@ -225,6 +225,16 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "(4 scale products a K block instead of 6 and a select; kernel "
            "name _pv); 'off' and 'auto' (the default, not measured yet): "
            "one loop, the choice made at run time">,
+    Option<"earlyBScales", "early-b-scales", "std::string",
+           /*default=*/"\"auto\"",
+           "Stage-unrolled K loop with 128x128 B scales: 'on' has each copy "
+           "of the body load the next K block's B scales (the tile's scale "
+           "buffer in shared memory, no barrier needed) once it released its "
+           "stage, before its promotion, and hand them to the next copy, so "
+           "that their latency runs beside the promotion instead of between "
+           "the next K block's wgmmas (kernel name _eb); 'off' and 'auto' "
+           "(the default, not measured yet): each copy loads its own after "
+           "its full-barrier wait">,
     Option<"pinDescriptors", "pin-descriptors", "std::string",
            /*default=*/"\"auto\"",
            "Stage-unrolled K loop: 'a' adds an opaque 0 (inline PTX) to each "

@@ -275,9 +275,17 @@ private:
   /// its addresses fold to constants) and parity `phase`; with `ready` (an
   /// i1: the slot's phase already seen complete by an earlier test), the
   /// wait runs only where it is false.
+  /// `bScales` (early-b-scales: the ones bScalesAt loaded for kb ahead of
+  /// time) replaces the stage's own B-scale loads.
   KBlockStage waitStage(Value s, Value phase, Value kb, Value wg, Value r0,
                         Value r1, ArrayRef<Value> sfbRows, bool oneBlock,
-                        bool threeBlocks, Value ready = Value());
+                        bool threeBlocks, Value ready = Value(),
+                        ArrayRef<Value> bScales = {});
+
+  /// K block kb's B scales from the tile's scale rows: one value (the
+  /// tile lies in one scale block), two, or three (threeBlocks).
+  SmallVector<Value, 3> bScalesAt(ArrayRef<Value> sfbRows, Value kb,
+                                  bool oneBlock, bool threeBlocks);
 
   /// The K loop in pairs of K blocks (dgemm-lower-to-kernel{k-unroll=2};
   /// one row wave, one part, 128x128 B scales): blocks [0, end) two at a

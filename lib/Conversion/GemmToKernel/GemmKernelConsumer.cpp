@@ -298,7 +298,13 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
       // runs beside the promotion instead of before the next wgmmas.
       // Full rounds: every tile starts at slot 0 and ends at the last
       // slot (KernelLayout::fullRounds), so no copy is guarded.
+      // Early B scales: the values after the sums carry the next K
+      // block's B scales (loaded for K block 0 before the loop, then by
+      // each copy for the next once it released its slot; the last K
+      // block loads its own again rather than read past the tile's row).
       const bool early = l.earlyFullWait;
+      const bool earlyB = l.earlyBScales;
+      const size_t nSums = inits.size() - 1;
       Value nk = tileKBlocks(group);
       Value base = inits[0];
       Value stages = k.c32(l.stages);
@@ -308,6 +314,10 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
               ? k.add(rFirst, k.c32(l.kBlocks / l.stages))
               : k.divu(k.add(k.add(base, nk), k.c32(l.stages - 1)), stages);
       SmallVector<Value> roundInits(ValueRange(inits).drop_front());
+      if (earlyB)
+        llvm::append_range(roundInits, bScalesAt(sfbRows, k.c32(0), oneBlock,
+                                                 threeBlocks));
+      const size_t nB = roundInits.size() - nSums;
       if (early)
         roundInits.push_back(k.c1(false));
       // The round loop, its promotions taking `former` as it is when it is
@@ -325,10 +335,13 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
             Value kb = k.sub(k.add(k.mul(r, stages), k.c32(j)), base);
             // Copy j's K block from its slot: the new sums (and the early
             // test's answer).
-            auto copy = [&](ValueRange in) {
+            ValueRange in = ValueRange(cur).take_front(nSums);
+            ValueRange carriedB = ValueRange(cur).slice(nSums, nB);
+            auto copy = [&]() {
               KBlockStage st = waitStage(
                   k.c32(j), phase, kb, rowWg, r0, r1, sfbRows, oneBlock,
-                  threeBlocks, early ? cur.back() : Value());
+                  threeBlocks, early ? cur.back() : Value(),
+                  SmallVector<Value>(carriedB));
               if (l.pinDescriptors) {
                 Value zero = k.opaqueZeroHere();
                 st.aTile = k.byteAt(st.aTile, zero);
@@ -336,7 +349,13 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
                   st.bTile = k.byteAt(st.bTile, zero);
               }
               Value nextReady;
+              SmallVector<Value, 3> nextB;
               SmallVector<Value> out = kBlock(st, in, {}, [&] {
+                if (earlyB)
+                  nextB = bScalesAt(sfbRows,
+                                    k.minu(k.add(kb, k.c32(1)),
+                                           k.sub(nk, k.c32(1))),
+                                    oneBlock, threeBlocks);
                 if (!early)
                   return;
                 // The next ring entry: slot j + 1 of this round, or slot 0 of
@@ -346,11 +365,11 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
                     fullBarrier(k.c32(wraps ? 0 : j + 1)),
                     wraps ? k.xori(phase, k.c32(1)) : phase);
               });
+              llvm::append_range(out, nextB);
               if (early)
                 out.push_back(nextReady);
               return out;
             };
-            ValueRange in = ValueRange(cur).drop_back(early ? 1 : 0);
             // Full rounds: the copy is always in the tile, but still in a
             // block of its own (on an opaque true that ptxas folds), so that
             // LLVM does not sink its promotion past the next copy's wgmmas
@@ -361,9 +380,9 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
                 /*withElseRegion=*/true);
             OpBuilder::InsertionGuard g2(b);
             b.setInsertionPointToStart(inTile.thenBlock());
-            scf::YieldOp::create(b, loc, copy(in));
+            scf::YieldOp::create(b, loc, copy());
             b.setInsertionPointToStart(inTile.elseBlock());
-            SmallVector<Value> skipped(in);
+            SmallVector<Value> skipped(ValueRange(cur).take_front(nSums + nB));
             if (early)
               skipped.push_back(k.c1(false));
             scf::YieldOp::create(b, loc, skipped);
@@ -397,7 +416,7 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
       } else {
         roundResults = buildRounds();
       }
-      ValueRange sums = ValueRange(roundResults).drop_back(early ? 1 : 0);
+      ValueRange sums = ValueRange(roundResults).take_front(nSums);
       totals.assign(sums.begin(), sums.end());
       ringNext = k.add(base, nk);
     } else {
@@ -760,9 +779,22 @@ GemmKernelBuilder::KBlockStage GemmKernelBuilder::waitKBlock(Value i, Value kb, 
                    ready);
 }
 
+SmallVector<Value, 3> GemmKernelBuilder::bScalesAt(ArrayRef<Value> sfbRows,
+                                                   Value kb, bool oneBlock,
+                                                   bool threeBlocks) {
+  Value kAbs = k.add(kb, tileKStart());
+  SmallVector<Value, 3> sb = {k.loadF32(k.elementAt(sfbRows[0], kAbs, 4))};
+  if (!oneBlock)
+    sb.push_back(k.loadF32(k.elementAt(sfbRows[1], kAbs, 4)));
+  if (threeBlocks)
+    sb.push_back(k.loadF32(k.elementAt(sfbRows[2], kAbs, 4)));
+  return sb;
+}
+
 GemmKernelBuilder::KBlockStage GemmKernelBuilder::waitStage(Value s, Value phase, Value kb, Value wg, Value r0,
                                                             Value r1, ArrayRef<Value> sfbRows, bool oneBlock,
-                                                            bool threeBlocks, Value ready) {
+                                                            bool threeBlocks, Value ready,
+                                                            ArrayRef<Value> bScales) {
   KBlockStage st;
   st.s = s;
   // Wait until the stage's TMA loads landed (early-full-wait: unless an
@@ -780,12 +812,13 @@ GemmKernelBuilder::KBlockStage GemmKernelBuilder::waitStage(Value s, Value phase
   st.sa0 = k.loadF32(k.elementAt(st.sfa, r0, 4));
   st.sa1 = k.loadF32(k.elementAt(st.sfa, r1, 4));
   if (!l.perRowB) {
-    Value kAbs = k.add(kb, tileKStart());
-    st.sb0 = k.loadF32(k.elementAt(sfbRows[0], kAbs, 4));
-    st.sb1 =
-        oneBlock ? st.sb0 : k.loadF32(k.elementAt(sfbRows[1], kAbs, 4));
+    SmallVector<Value, 3> sb(bScales.begin(), bScales.end());
+    if (sb.empty())
+      sb = bScalesAt(sfbRows, kb, oneBlock, threeBlocks);
+    st.sb0 = sb[0];
+    st.sb1 = oneBlock ? sb[0] : sb[1];
     if (threeBlocks)
-      st.sb2 = k.loadF32(k.elementAt(sfbRows[2], kAbs, 4));
+      st.sb2 = sb[2];
   }
   st.aTile = k.byteAt(stageBuffer(l.aOff, l.aStageBytes, st.s),
                       k.mul(wg, k.c32(64 * 128)));

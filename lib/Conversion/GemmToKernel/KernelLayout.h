@@ -147,6 +147,15 @@ struct KernelLayout {
   /// {promote-versions}; kernel name _pv where set against the auto rule).
   bool promoteVersions = false;
   bool promoteVersionsOverride = false;
+  /// Stage-unrolled with 128x128 B scales: each copy of the body loads the
+  /// next K block's B scales (from the tile's scale buffer, which needs no
+  /// barrier) once it released its stage, before its promotion, and hands
+  /// them to the next copy, so that their shared-memory latency runs
+  /// beside the promotion instead of between the next wgmmas
+  /// (dgemm-lower-to-kernel{early-b-scales}; kernel name _eb / _neb where
+  /// set against the auto rule).
+  bool earlyBScales = false;
+  bool earlyBScalesOverride = false;
   /// Stage-unrolled: each copy's A tile pointer (pinDescriptorsB: and B's)
   /// plus an opaque 0, so that LLVM computes those wgmma descriptors in the
   /// copy instead of hoisting those of every slot out of the loop

@@ -151,6 +151,7 @@ static std::string kernelName(const KernelLayout &l) {
          (l.fullRoundsOverride ? (l.fullRounds ? "_fr" : "_nfr") : "") +
          (l.promoteVersionsOverride ? (l.promoteVersions ? "_pv" : "_npv")
                                     : "") +
+         (l.earlyBScalesOverride ? (l.earlyBScales ? "_eb" : "_neb") : "") +
          (l.stagingStoreOverride ? (l.stagingStmatrix ? "_sx" : "_sst") : "") +
          (l.pinOverride ? (l.pinDescriptorsB  ? "_pin"
                            : l.pinDescriptors ? "_pina"
@@ -339,6 +340,11 @@ struct LowerToKernelPass
                        layout.blockN == 192;
     setOnOffAuto(promoteVersions, versionable, /*autoRule=*/false,
                  layout.promoteVersions, layout.promoteVersionsOverride);
+    // Early B scales: wherever the stage-unrolled loop promotes with
+    // 128x128 B scales. Not in 'auto' until measured.
+    setOnOffAuto(earlyBScales, layout.stageUnrolled && !layout.perRowB,
+                 /*autoRule=*/false, layout.earlyBScales,
+                 layout.earlyBScalesOverride);
     layout.uniformWarpgroup =
         uniformWarpgroup == "on" ||
         (uniformWarpgroup == "auto" && layout.stageUnrolled);
@@ -497,6 +503,7 @@ struct LowerToKernelPass
           notOneOf("early-full-wait", earlyFullWait, {"auto", "on", "off"}),
           notOneOf("full-rounds", fullRounds, {"auto", "on", "off"}),
           notOneOf("promote-versions", promoteVersions, {"auto", "on", "off"}),
+          notOneOf("early-b-scales", earlyBScales, {"auto", "on", "off"}),
           notOneOf("pin-descriptors", pinDescriptors, {"auto", "a", "on", "off"})}) {
       if (!why.empty()) {
         getOperation().emitError() << why;
