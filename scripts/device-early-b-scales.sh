@@ -15,7 +15,9 @@
 #    changes (128x192 and 256x128), 5 rounds -> $OUT/ab-eb-normal.log;
 # 4. bench/ab_masked_gap.py --all (the masked shapes) -> $OUT/ab-eb-masked.log;
 # 5. compute-sanitizer racecheck and synccheck on step 1's edge cases ->
-#    $OUT/{racecheck,synccheck}-eb.log.
+#    $OUT/{racecheck,synccheck}-eb.log;
+# 6. the SASS of every kernel the steps above cached (device-env.sh
+#    cache_sass) -> $OUT/sass-eb.tar.xz.
 set -uo pipefail
 t0=$(date +%s)
 rc=0
@@ -45,5 +47,8 @@ for tool in racecheck synccheck; do
     python3 bench/check_contiguous_lowering.py --random 0 --no-reference \
     --edit lower.early-b-scales=on || rc=1
 done
+echo "== sass at $(elapsed)s"
+cache_sass /tmp/dgemm-eb-cache "$OUT/sass" || rc=1
+tar -C "$OUT" -cJf "$OUT/sass-eb.tar.xz" sass && rm -rf "$OUT/sass"
 echo "== done at $(elapsed)s"
 exit $rc
