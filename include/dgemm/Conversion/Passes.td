@@ -233,8 +233,8 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "stage, before its promotion, and hand them to the next copy, so "
            "that their latency runs beside the promotion instead of between "
            "the next K block's wgmmas (kernel name _eb); 'off' and 'auto' "
-           "(the default, not measured yet): each copy loads its own after "
-           "its full-barrier wait">,
+           "(the default; 'on' measured 0.2-3.4% slower on an H100): each "
+           "copy loads its own after its full-barrier wait">,
     Option<"pinDescriptors", "pin-descriptors", "std::string",
            /*default=*/"\"auto\"",
            "Stage-unrolled K loop: 'a' adds an opaque 0 (inline PTX) to each "

@@ -341,7 +341,10 @@ struct LowerToKernelPass
     setOnOffAuto(promoteVersions, versionable, /*autoRule=*/false,
                  layout.promoteVersions, layout.promoteVersionsOverride);
     // Early B scales: wherever the stage-unrolled loop promotes with
-    // 128x128 B scales. Not in 'auto' until measured.
+    // 128x128 B scales. Not in 'auto': on an H100 (17e651d, 2026-12-07;
+    // bench/results/2026-12-07-17e651d-h100-*eb*) the contiguous kernels
+    // ran 0.2-0.4% slower sustained, the M = 4096 normal ones 0.5-3.4%
+    // slower (ptxas moved the scale products behind the wgmma wait).
     setOnOffAuto(earlyBScales, layout.stageUnrolled && !layout.perRowB,
                  /*autoRule=*/false, layout.earlyBScales,
                  layout.earlyBScalesOverride);
