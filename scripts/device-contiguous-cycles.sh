@@ -21,7 +21,7 @@ for only in ${ONLY:-G4-m8192-n4096-k7168 G4-m8192-n7168-k2048}; do
     --section SpeedOfLight \
     --metrics "regex:smsp__average_warps_issue_stalled_(barrier|wait|dispatch_stall|long_scoreboard|short_scoreboard|math_pipe_throttle|selected|not_selected)_per_issue_active\.ratio,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum" \
     -k "regex:dgemm_grouped_contiguous" \
-    python3 bench/ab_masked_gap.py --layout contiguous --profile --only "$only" \
+    python3 bench/ab_masked_gap.py --layout contiguous --all --profile --only "$only" \
     --edit "$EDITS" > "$log" 2>&1 || rc=1
   echo "== $only"
   grep -E "^  dgemm_grouped|Duration|Elapsed Cycles|gmma_cycles_active|inst_executed.sum|checked" "$log" |
