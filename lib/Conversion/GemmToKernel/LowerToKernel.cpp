@@ -350,7 +350,9 @@ struct LowerToKernelPass
                  /*autoRule=*/false, layout.earlyBScales,
                  layout.earlyBScalesOverride);
     // Round pairs: wherever the stage-unrolled loop runs partial rounds
-    // (not full rounds). Not in 'auto' until measured.
+    // (not full rounds). Not in 'auto': not measured on the GPU yet, and
+    // ptxas spills 32-152 bytes with it on the reference kernels
+    // (docs/kernel.md, "Next").
     setOnOffAuto(roundPairs, layout.stageUnrolled && !layout.fullRounds,
                  /*autoRule=*/false, layout.roundPairs,
                  layout.roundPairsOverride);
