@@ -235,14 +235,6 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "the next K block's wgmmas (kernel name _eb); 'off' and 'auto' "
            "(the default; 'on' measured 0.2-3.4% slower on an H100): each "
            "copy loads its own after its full-barrier wait">,
-    Option<"roundPairs", "round-pairs", "std::string",
-           /*default=*/"\"auto\"",
-           "Stage-unrolled K loop, not full rounds: 'on' runs two rounds an "
-           "iteration (2 * stages copies of the body, from the even round at "
-           "or before the tile's first; the copies outside the tile skipped "
-           "by their test), so that each copy's barrier parity is a "
-           "constant (kernel name _rp); 'off' and 'auto' (the default, not "
-           "measured yet): one round an iteration, the parity computed">,
     Option<"pinDescriptors", "pin-descriptors", "std::string",
            /*default=*/"\"auto\"",
            "Stage-unrolled K loop: 'a' adds an opaque 0 (inline PTX) to each "

@@ -320,27 +320,18 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
       const size_t nB = roundInits.size() - nSums;
       if (early)
         roundInits.push_back(k.c1(false));
-      // Round pairs: two rounds an iteration from the even round at or
-      // before the tile's first, so that each round's parity is a
-      // constant (the copies outside the tile are skipped by their test,
-      // as in a partial round).
       // The round loop, its promotions taking `former` as it is when it is
       // built.
-      const bool pairs = l.roundPairs;
       auto buildRounds = [&]() -> SmallVector<Value> {
-        auto rounds = scf::ForOp::create(
-            b, loc, pairs ? k.andi(rFirst, k.c32(-2)) : rFirst, rEnd,
-            k.c32(pairs ? 2 : 1), roundInits);
+        auto rounds = scf::ForOp::create(b, loc, rFirst, rEnd, k.c32(1),
+                                         roundInits);
         {
           OpBuilder::InsertionGuard g(b);
           b.setInsertionPointToStart(rounds.getBody());
-          Value iv = rounds.getInductionVar();
-          Value roundPhase = pairs ? Value() : k.andi(iv, k.c32(1));
+          Value r = rounds.getInductionVar();
+          Value phase = k.andi(r, k.c32(1));
           SmallVector<Value> cur(rounds.getRegionIterArgs());
-          for (int64_t pj = 0; pj < (pairs ? 2 : 1) * l.stages; ++pj) {
-            const int64_t j = pj % l.stages;
-            Value r = pairs ? k.add(iv, k.c32(pj / l.stages)) : iv;
-            Value phase = pairs ? k.c32(pj / l.stages) : roundPhase;
+          for (int64_t j = 0; j < l.stages; ++j) {
             Value kb = k.sub(k.add(k.mul(r, stages), k.c32(j)), base);
             // Copy j's K block from its slot: the new sums (and the early
             // test's answer).

@@ -156,12 +156,6 @@ struct KernelLayout {
   /// set against the auto rule).
   bool earlyBScales = false;
   bool earlyBScalesOverride = false;
-  /// Stage-unrolled, not full rounds: two rounds an iteration of the round
-  /// loop, so that each copy's barrier parity is a constant
-  /// (dgemm-lower-to-kernel{round-pairs}; kernel name _rp / _nrp where set
-  /// against the auto rule).
-  bool roundPairs = false;
-  bool roundPairsOverride = false;
   /// Stage-unrolled: each copy's A tile pointer (pinDescriptorsB: and B's)
   /// plus an opaque 0, so that LLVM computes those wgmma descriptors in the
   /// copy instead of hoisting those of every slot out of the loop

@@ -152,7 +152,6 @@ static std::string kernelName(const KernelLayout &l) {
          (l.promoteVersionsOverride ? (l.promoteVersions ? "_pv" : "_npv")
                                     : "") +
          (l.earlyBScalesOverride ? (l.earlyBScales ? "_eb" : "_neb") : "") +
-         (l.roundPairsOverride ? (l.roundPairs ? "_rp" : "_nrp") : "") +
          (l.stagingStoreOverride ? (l.stagingStmatrix ? "_sx" : "_sst") : "") +
          (l.pinOverride ? (l.pinDescriptorsB  ? "_pin"
                            : l.pinDescriptors ? "_pina"
@@ -349,13 +348,6 @@ struct LowerToKernelPass
     setOnOffAuto(earlyBScales, layout.stageUnrolled && !layout.perRowB,
                  /*autoRule=*/false, layout.earlyBScales,
                  layout.earlyBScalesOverride);
-    // Round pairs: wherever the stage-unrolled loop runs partial rounds
-    // (not full rounds). Not in 'auto': not measured on the GPU yet, and
-    // ptxas spills 32-152 bytes with it on the reference kernels
-    // (docs/kernel.md, "Next").
-    setOnOffAuto(roundPairs, layout.stageUnrolled && !layout.fullRounds,
-                 /*autoRule=*/false, layout.roundPairs,
-                 layout.roundPairsOverride);
     layout.uniformWarpgroup =
         uniformWarpgroup == "on" ||
         (uniformWarpgroup == "auto" && layout.stageUnrolled);
@@ -515,7 +507,6 @@ struct LowerToKernelPass
           notOneOf("full-rounds", fullRounds, {"auto", "on", "off"}),
           notOneOf("promote-versions", promoteVersions, {"auto", "on", "off"}),
           notOneOf("early-b-scales", earlyBScales, {"auto", "on", "off"}),
-          notOneOf("round-pairs", roundPairs, {"auto", "on", "off"}),
           notOneOf("pin-descriptors", pinDescriptors, {"auto", "a", "on", "off"})}) {
       if (!why.empty()) {
         getOperation().emitError() << why;
