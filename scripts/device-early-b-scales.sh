@@ -19,11 +19,9 @@
 # 6. the SASS of every kernel the steps above cached (device-env.sh
 #    cache_sass) -> $OUT/sass-eb.tar.xz.
 set -uo pipefail
-t0=$(date +%s)
 rc=0
 # shellcheck source=device-env.sh
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-eb-cache
-elapsed() { echo $(( $(date +%s) - t0 )); }
 echo "== check_contiguous_lowering at $(elapsed)s"
 timeout -k 5 120 python3 bench/check_contiguous_lowering.py --random "${RANDOM_CASES:-10}" \
   --edit lower.early-b-scales=on \
@@ -41,12 +39,7 @@ if [ "${MASKED:-1}" = 1 ]; then
   timeout -k 5 200 python3 bench/ab_masked_gap.py --all --lower "early-b-scales=on" \
     2>&1 | tee "$OUT/ab-eb-masked.log" || rc=1
 fi
-for tool in racecheck synccheck; do
-  echo "== $tool at $(elapsed)s"
-  sanitize_check "$tool" "$OUT/$tool-eb.log" 100 --print-limit 20 --kernel-name kns=dgemm \
-    python3 bench/check_contiguous_lowering.py --random 0 --no-reference \
-    --edit lower.early-b-scales=on || rc=1
-done
+sanitize_contiguous eb 100 --edit lower.early-b-scales=on || rc=1
 echo "== sass at $(elapsed)s"
 cache_sass /tmp/dgemm-eb-cache "$OUT/sass" || rc=1
 tar -C "$OUT" -cJf "$OUT/sass-eb.tar.xz" sass && rm -rf "$OUT/sass"

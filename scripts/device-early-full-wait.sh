@@ -22,11 +22,9 @@
 #    bench/ab_masked_gap.py --all --lower early-full-wait=off ->
 #    $OUT/ab-fw-masked.log.
 set -uo pipefail
-t0=$(date +%s)
 rc=0
 # shellcheck source=device-env.sh
 source "$(dirname "$0")/device-env.sh" /tmp/dgemm-fw-cache
-elapsed() { echo $(( $(date +%s) - t0 )); }
 echo "== probes at $(elapsed)s"
 probe_contiguous fw 120 base,nfw,base,nfw,base,nfw --variant base= \
   --variant nfw=lower.early-full-wait=off || rc=1
@@ -39,13 +37,8 @@ timeout -k 5 120 python3 bench/check_contiguous_lowering.py --random "${RANDOM_C
   --edit lower.early-full-wait=off \
   --edit cluster=2,multicast=b,lower.early-full-wait=on 2>&1 |
   tee "$OUT/check-fw-contiguous.log" || rc=1
-for tool in racecheck synccheck; do
-  echo "== $tool at $(elapsed)s"
-  sanitize_check "$tool" "$OUT/$tool-fw.log" 100 --print-limit 20 --kernel-name kns=dgemm \
-    python3 bench/check_contiguous_lowering.py --random 0 --no-reference \
-    --edit lower.early-full-wait=on \
-    --edit cluster=2,multicast=b,lower.early-full-wait=on || rc=1
-done
+sanitize_contiguous fw 100 --edit lower.early-full-wait=on \
+  --edit cluster=2,multicast=b,lower.early-full-wait=on || rc=1
 left=$((${TOTAL_S:-540} - $(elapsed)))
 if [ "${MASKED:-1}" = 1 ] && [ "$left" -gt 60 ]; then
   echo "== ab_masked_gap with ${left}s"

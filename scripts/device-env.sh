@@ -6,6 +6,9 @@
 # with the CUDA tools on PATH and PYTHONUNBUFFERED=1 (the logs show each line as
 # it comes). Sets `root`, the checkout, and cds there.
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Seconds since this file was sourced, for the scripts' step lines.
+env_t0=$(date +%s)
+elapsed() { echo $(( $(date +%s) - env_t0 )); }
 OUT=${OUT:-/tmp/dgemm-device-out}
 mkdir -p "$OUT"
 # (Again when the carried bundle differs from the one unpacked: a warm
@@ -68,6 +71,23 @@ sanitize_check() {
   r=$?
   echo "compute-sanitizer $tool: exit $r ($(grep -c "checked" "$log") checked;" \
     "$(grep -m1 -E "(ERROR|RACECHECK) SUMMARY" "$log"))"
+  return $r
+}
+
+# sanitize_contiguous TAG LIMIT_S [--edit EDITS]...: compute-sanitizer
+# racecheck and synccheck, each within LIMIT_S, on bench/
+# check_contiguous_lowering.py's edge cases (no random cases, no reference)
+# with those edits -> $OUT/{racecheck,synccheck}-TAG.log. Returns 1 if
+# either failed.
+sanitize_contiguous() {
+  local tag=$1 limit=$2 tool r=0
+  shift 2
+  for tool in racecheck synccheck; do
+    echo "== $tool at $(elapsed)s"
+    sanitize_check "$tool" "$OUT/$tool-$tag.log" "$limit" --print-limit 20 \
+      --kernel-name kns=dgemm python3 bench/check_contiguous_lowering.py \
+      --random 0 --no-reference "$@" || r=1
+  done
   return $r
 }
 
