@@ -28,6 +28,31 @@ llvm.func @schedule_tile(%t: i32, %mb: i32) -> !llvm.struct<(i32, i32)> {
 
 // -----
 
+// along_m: groups of 8 M blocks (a group is 8 x 22 tiles), M fastest.
+// CHECK-LABEL: llvm.func @schedule_tile_along_m
+// CHECK-NOT: dgemm.schedule_tile
+// CHECK: %[[GROUP:.+]] = arith.divui %arg0, %c176_i32
+// CHECK: %[[FIRST:.+]] = arith.muli %[[GROUP]], %c8_i32
+// CHECK: %[[LEFT:.+]] = arith.subi %arg1, %[[FIRST]]
+// CHECK: %[[WIDTH:.+]] = arith.minui %[[LEFT]], %c8_i32
+// CHECK: %[[R:.+]] = arith.remui %arg0, %c176_i32
+// CHECK: %[[MIN:.+]] = arith.remui %[[R]], %[[WIDTH]]
+// CHECK: %[[MB:.+]] = arith.addi %[[FIRST]], %[[MIN]]
+// CHECK: %[[NB:.+]] = arith.divui %[[R]], %[[WIDTH]]
+// CHECK: llvm.insertvalue %[[MB]]
+// CHECK: llvm.insertvalue %[[NB]]
+gpu.module @k {
+llvm.func @schedule_tile_along_m(%t: i32, %mb: i32) -> !llvm.struct<(i32, i32)> {
+  %m, %n = dgemm.schedule_tile %t, %mb {num_n_blocks = 22 : i32, swizzle_group = 8 : i32, along_m} : i32
+  %u = llvm.mlir.undef : !llvm.struct<(i32, i32)>
+  %s0 = llvm.insertvalue %m, %u[0] : !llvm.struct<(i32, i32)>
+  %s1 = llvm.insertvalue %n, %s0[1] : !llvm.struct<(i32, i32)>
+  llvm.return %s1 : !llvm.struct<(i32, i32)>
+}
+}
+
+// -----
+
 // A wgmma tile: descriptors from the shared addresses, four k32 steps, the
 // first zeroing the accumulator (scale-d zero), K steps of +2 (32 bytes)
 // added to the 32-bit start address; the low word carries the leading byte

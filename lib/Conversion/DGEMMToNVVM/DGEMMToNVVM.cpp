@@ -100,6 +100,21 @@ struct ScheduleTileLowering : OpRewritePattern<ScheduleTileOp> {
     Location loc = op.getLoc();
     int64_t g = op.getSwizzleGroup(), nb = op.getNumNBlocks();
     Value t = op.getTile();
+    if (op.getAlongM()) {
+      // Groups of g M blocks, M fastest inside one.
+      Value perGroup = i32c(rw, loc, nb * g);
+      Value group = arith::DivUIOp::create(rw, loc, t, perGroup);
+      Value firstM = arith::MulIOp::create(rw, loc, group, i32c(rw, loc, g));
+      Value width = arith::MinUIOp::create(
+          rw, loc, i32c(rw, loc, g),
+          arith::SubIOp::create(rw, loc, op.getNumMBlocks(), firstM));
+      Value r = arith::RemUIOp::create(rw, loc, t, perGroup);
+      Value mBlock = arith::AddIOp::create(
+          rw, loc, firstM, arith::RemUIOp::create(rw, loc, r, width));
+      Value nBlock = arith::DivUIOp::create(rw, loc, r, width);
+      rw.replaceOp(op, {mBlock, nBlock});
+      return success();
+    }
     Value perGroup =
         arith::MulIOp::create(rw, loc, op.getNumMBlocks(), i32c(rw, loc, g));
     Value group = arith::DivUIOp::create(rw, loc, t, perGroup);

@@ -140,6 +140,11 @@ struct KernelLayout {
   /// the auto rule).
   bool fullRounds = false;
   bool fullRoundsOverride = false;
+  /// Normal and contiguous layouts: the persistent walk groups
+  /// swizzleGroup M blocks (M units with B multicast) instead of N blocks,
+  /// M fastest in a group (dgemm-lower-to-kernel{tile-order=m}; kernel
+  /// name _tm).
+  bool tileOrderM = false;
   /// Stage-unrolled at block N 192 with 128x128 B scales: two versions of
   /// the round loop, for a tile that starts at a scale-block boundary and
   /// for one that starts half way into a block, so that the promotions'

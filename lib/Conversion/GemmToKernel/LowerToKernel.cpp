@@ -149,6 +149,7 @@ static std::string kernelName(const KernelLayout &l) {
          (l.groupPrefetch ? "_gp" : "") +
          (l.earlyFullWaitOverride ? (l.earlyFullWait ? "_fw" : "_nfw") : "") +
          (l.fullRoundsOverride ? (l.fullRounds ? "_fr" : "_nfr") : "") +
+         (l.tileOrderM ? "_tm" : "") +
          (l.promoteVersionsOverride ? (l.promoteVersions ? "_pv" : "_npv")
                                     : "") +
          (l.earlyBScalesOverride ? (l.earlyBScales ? "_eb" : "_neb") : "") +
@@ -332,6 +333,10 @@ struct LowerToKernelPass
                        !layout.masked() && layout.kBlocks % layout.stages == 0;
     setOnOffAuto(fullRounds, wholeRounds, /*autoRule=*/false,
                  layout.fullRounds, layout.fullRoundsOverride);
+    // Tile order along M (DeepGEMM's order where it shares B): only the
+    // persistent walk of the normal and contiguous layouts has a choice.
+    layout.tileOrderM = tileOrder == "m" && !layout.masked() &&
+                        !layout.kGrouped() && layout.swizzleGroup > 1;
     // Promote versions: block N 192 is the one tile width whose tiles
     // start at two offsets in a 128-column scale block (0 and 64).
     // Not in 'auto': 7% slower on the same run (the two round loops'
@@ -505,6 +510,7 @@ struct LowerToKernelPass
           notOneOf("stage-unroll", stageUnroll, {"auto", "on", "off"}),
           notOneOf("early-full-wait", earlyFullWait, {"auto", "on", "off"}),
           notOneOf("full-rounds", fullRounds, {"auto", "on", "off"}),
+          notOneOf("tile-order", tileOrder, {"auto", "n", "m"}),
           notOneOf("promote-versions", promoteVersions, {"auto", "on", "off"}),
           notOneOf("early-b-scales", earlyBScales, {"auto", "on", "off"}),
           notOneOf("pin-descriptors", pinDescriptors, {"auto", "a", "on", "off"})}) {

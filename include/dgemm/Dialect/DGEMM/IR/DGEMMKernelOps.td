@@ -38,13 +38,26 @@ def DGEMM_ScheduleTileOp : DGEMM_KernelOp<"schedule_tile", [Pure]> {
     m_block   = r / width,  n_block = first_n + r % width
     ```
 
+    With `along_m`, the groups are of `swizzle_group` M blocks instead and
+    M moves fastest inside one (the CTAs running at one time share B
+    columns and a few A blocks):
+
+    ```
+    per_group = num_n_blocks * G
+    first_m   = (t / per_group) * G
+    width     = min(G, num_m_blocks - first_m)
+    r         = t % per_group
+    m_block   = first_m + r % width,  n_block = r / width
+    ```
+
     ```mlir
     %mb, %nb = dgemm.schedule_tile %t, %num_m_blocks
         {num_n_blocks = 56 : i32, swizzle_group = 16 : i32} : i32
     ```
   }];
   let arguments = (ins I32:$tile, I32:$num_m_blocks,
-                       I32Attr:$num_n_blocks, I32Attr:$swizzle_group);
+                       I32Attr:$num_n_blocks, I32Attr:$swizzle_group,
+                       UnitAttr:$along_m);
   let results = (outs I32:$m_block, I32:$n_block);
   let assemblyFormat = "$tile `,` $num_m_blocks attr-dict `:` type($tile)";
   let hasVerifier = 1;
