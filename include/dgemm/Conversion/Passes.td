@@ -208,6 +208,15 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "'on': also in the K loop that takes one K block per iteration "
            "with its slot computed at run time (within 0.6% of the default "
            "on the 18 normal shapes; kernel name _fw there)">,
+    Option<"earlyWaitKind", "early-wait-kind", "std::string",
+           /*default=*/"\"auto\"",
+           "Where the early full-barrier test runs (early-full-wait): 'try' "
+           "issues it as one mbarrier.try_wait.parity (no loop), whose "
+           "answer arrives when the stage is full (or the hardware's time "
+           "limit passes) while the promotion's FMAs go on, so that a stage "
+           "filled during the promotion needs no second wait (kernel name "
+           "_tw); 'test' and 'auto' (the default): mbarrier.test_wait, the "
+           "state when the test issues">,
     Option<"fullRounds", "full-rounds", "std::string",
            /*default=*/"\"auto\"",
            "Stage-unrolled K loop of a normal or contiguous kernel whose K "

@@ -251,7 +251,18 @@ void GemmKernelBuilder::waitParity(Value barrier, Value parity) {
 }
 
 Value GemmKernelBuilder::testParity(Value barrier, Value parity) {
-  return NVVM::MBarrierTestWaitOp::create(b, loc, k.i1, barrier, parity);
+  if (!l.earlyTryWait)
+    return NVVM::MBarrierTestWaitOp::create(b, loc, k.i1, barrier, parity);
+  // One try_wait, no loop (the NVVM op loops until the phase completes):
+  // its predicate is written when the phase completes or the try's time
+  // limit passes, and the instructions after it issue meanwhile.
+  Value ready = k.inlinePtxI32(
+      "{\n\t.reg .pred p;\n\t"
+      "mbarrier.try_wait.parity.shared.b64 p, [$1], $2;\n\t"
+      "selp.b32 $0, 1, 0, p;\n\t}",
+      "=r,r,r", {barrier, parity}, /*sideEffects=*/true);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, ready,
+                               k.c32(0));
 }
 
 std::pair<Value, Value> GemmKernelBuilder::ringSlot(Value i) {

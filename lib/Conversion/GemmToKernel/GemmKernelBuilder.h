@@ -71,7 +71,9 @@ private:
   Value stageBuffer(int64_t offset, int64_t stageBytes, Value s);
   void waitParity(Value barrier, Value parity);
   /// Whether the barrier's phase of parity `parity` has completed, without
-  /// blocking (mbarrier.test_wait.parity; acquire where true).
+  /// blocking (mbarrier.test_wait.parity; acquire where true), or with
+  /// earlyTryWait one mbarrier.try_wait.parity, whose answer comes when
+  /// the phase completes or the try's time limit passes.
   Value testParity(Value barrier, Value parity);
   /// Ring counter i -> (its slot i % stages, the slot's phase parity
   /// (i / stages) & 1).

@@ -133,6 +133,11 @@ struct KernelLayout {
   /// (kernel name _fw / _nfw) where it differs from the auto rule.
   bool earlyFullWait = false;
   bool earlyFullWaitOverride = false;
+  /// The early test is one mbarrier.try_wait.parity (its answer comes when
+  /// the stage fills or the hardware's time limit passes), not a
+  /// test_wait (dgemm-lower-to-kernel{early-wait-kind=try}; kernel name
+  /// _tw).
+  bool earlyTryWait = false;
   /// Stage-unrolled, normal or contiguous, K blocks a multiple of the
   /// stages: every tile starts at ring slot 0 and runs whole rounds, so
   /// the copies of the body are not guarded by a test of their K block

@@ -148,6 +148,7 @@ static std::string kernelName(const KernelLayout &l) {
          (l.bScaleCopyOverride ? (l.bScaleCopyOwn ? "_bw" : "_bs") : "") +
          (l.groupPrefetch ? "_gp" : "") +
          (l.earlyFullWaitOverride ? (l.earlyFullWait ? "_fw" : "_nfw") : "") +
+         (l.earlyTryWait ? "_tw" : "") +
          (l.fullRoundsOverride ? (l.fullRounds ? "_fr" : "_nfr") : "") +
          (l.tileOrderM ? "_tm" : "") +
          (l.promoteVersionsOverride ? (l.promoteVersions ? "_pv" : "_npv")
@@ -322,6 +323,7 @@ struct LowerToKernelPass
     // so not in 'auto'.
     setOnOffAuto(earlyFullWait, !layout.perRowB, layout.stageUnrolled,
                  layout.earlyFullWait, layout.earlyFullWaitOverride);
+    layout.earlyTryWait = layout.earlyFullWait && earlyWaitKind == "try";
     // Whole rounds: the ring counter starts at 0 and every tile advances
     // it by kBlocks (no K split, no split tail, one tile shape, K the same
     // for every group), so with kBlocks a multiple of the stages each
@@ -509,6 +511,7 @@ struct LowerToKernelPass
                    {"auto", "on", "off"}),
           notOneOf("stage-unroll", stageUnroll, {"auto", "on", "off"}),
           notOneOf("early-full-wait", earlyFullWait, {"auto", "on", "off"}),
+          notOneOf("early-wait-kind", earlyWaitKind, {"auto", "test", "try"}),
           notOneOf("full-rounds", fullRounds, {"auto", "on", "off"}),
           notOneOf("tile-order", tileOrder, {"auto", "n", "m"}),
           notOneOf("promote-versions", promoteVersions, {"auto", "on", "off"}),
