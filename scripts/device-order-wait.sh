@@ -43,6 +43,6 @@ echo "== ab_kernel_ir normal at $(elapsed)s"
 timeout -k 5 110 python3 bench/ab_kernel_ir.py "--lower=tile-order=m;early-wait-kind=try" --rounds=3 \
   4096,7168,16384 4096,4096,7168 4096,7168,2048 4096,2112,7168 2>&1 |
   tee "$OUT/ab-ow-normal.log" | tail -14 || rc=1
-sanitize_contiguous tw 45 --edit lower.early-wait-kind=try || rc=1
+sanitize_contiguous tw 40 --edit lower.early-wait-kind=try || rc=1
 echo "== done at $(elapsed)s"
 exit $rc
