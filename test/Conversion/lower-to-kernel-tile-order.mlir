@@ -41,6 +41,24 @@ func.func @normal(%a: memref<4096x16384xf8E4M3FN>, %sa: memref<4096x128xf32, str
 
 // -----
 
+// A normal GEMM whose consumers load the next tile's B scales a tile ahead
+// (b-scale-prefetch, auto at 128x192): that walk takes the same order as
+// the tile loop's two (a fix: it kept the N-first order, and the kernel
+// computed with the wrong scales).
+// M-LABEL: llvm.func @dgemm_gemm_n2112_k7168_bm128_bn192_s4_g11_c118_tm(
+// M-COUNT-3: dgemm.schedule_tile %{{.+}}, %{{.+}} {along_m, num_n_blocks = 11 : i32, swizzle_group = 11 : i32} : i32
+// M-NOT: dgemm.schedule_tile
+// M: llvm.return
+func.func @normal_prefetch(%a: memref<4096x7168xf8E4M3FN>, %sa: memref<4096x56xf32, strided<[1, 4096]>>,
+    %b: memref<2112x7168xf8E4M3FN>, %sb: memref<17x56xf32>, %d: memref<4096x2112xbf16>) {
+  dgemm.gemm ins(%a, %sa, %b, %sb : memref<4096x7168xf8E4M3FN>, memref<4096x56xf32, strided<[1, 4096]>>,
+      memref<2112x7168xf8E4M3FN>, memref<17x56xf32>) outs(%d : memref<4096x2112xbf16>)
+      {config = #dgemm.config<block_m = 128, block_n = 192, stages = 4, cluster = 1, multicast = none, math_warpgroups = 2, swizzle_group = 11, num_sms = 118>}
+  return
+}
+
+// -----
+
 // The masked layout walks its groups; the option does not apply there.
 // M-LABEL: llvm.func @dgemm_grouped_masked_g4_n4096_k7168_bm128_bn128_s4
 // M-NOT: _tm(

@@ -134,6 +134,14 @@ private:
   /// tile (null with tailSplit, whose tail tile's counter is not kept).
   Value tileLoop(TileBody body);
 
+  /// The normal and contiguous layouts' walk: the (M unit, N unit) of tile
+  /// t (units of the cluster's pair) of `numMUnits` M units in the layout's
+  /// order, groups
+  /// of swizzleGroup N blocks, or M blocks with tileOrderM. Every walk of
+  /// those layouts (the tile loop, the split tail, the next tile's B-scale
+  /// prefetch) takes its tiles from here, so that all agree.
+  std::pair<Value, Value> scheduleTile(Value t, Value numMUnits);
+
   /// With tailSplit: the tail tile of this CTA's cluster, rank r computing
   /// the r-th half of its K blocks (kStart, kCount, inTail set for the
   /// body).

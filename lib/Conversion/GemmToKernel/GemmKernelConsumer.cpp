@@ -160,12 +160,7 @@ void GemmKernelBuilder::buildConsumer(Value wg) {
             k.add(firstTile, k.mul(k.add(iter, k.c32(1)), tileStep));
         nextScales = loadBScales(
             sfb,
-            scaleBlocksOf(
-                ScheduleTileOp::create(
-                    b, loc, k.i32, k.i32, tNext, numMUnits,
-                    b.getI32IntegerAttr(l.nBlocks),
-                    b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup, 1)))
-                    .getNBlock()),
+            scaleBlocksOf(scheduleTile(tNext, numMUnits).second),
             wgThread);
       }
     } else if (l.bScaleCopyOwn) {

@@ -28,6 +28,19 @@ Value GemmKernelBuilder::tileKStart() {
   return kStart ? kStart : k.c32(0);
 }
 
+std::pair<Value, Value> GemmKernelBuilder::scheduleTile(Value t,
+                                                        Value numMUnits) {
+  // Groups of swizzleGroup blocks along N, or with tile-order=m along M,
+  // counted in units of the cluster's pair along that dimension.
+  const int64_t group = std::max<int64_t>(
+      l.swizzleGroup / (l.tileOrderM ? l.mcastB() : l.mcastA()), 1);
+  auto sched = ScheduleTileOp::create(
+      b, loc, k.i32, k.i32, t, numMUnits,
+      b.getI32IntegerAttr(l.nBlocks / l.mcastA()), b.getI32IntegerAttr(group),
+      l.tileOrderM ? b.getUnitAttr() : UnitAttr());
+  return {sched.getMBlock(), sched.getNBlock()};
+}
+
 Value GemmKernelBuilder::tileLoop(TileBody body) {
   if (l.masked())
     return maskedTileLoop(body);
@@ -35,16 +48,7 @@ Value GemmKernelBuilder::tileLoop(TileBody body) {
     return kGroupedTileLoop(body);
   // Tile t's M and N blocks (with a cluster, this CTA's tile of the pair).
   auto blocksOf = [&](Value t) -> std::pair<Value, Value> {
-    // Groups of swizzleGroup blocks along N, or with tile-order=m along M,
-    // counted in units of the cluster's pair along that dimension.
-    const int64_t group = std::max<int64_t>(
-        l.swizzleGroup / (l.tileOrderM ? l.mcastB() : l.mcastA()), 1);
-    auto sched = ScheduleTileOp::create(
-        b, loc, k.i32, k.i32, t, numMUnits,
-        b.getI32IntegerAttr(l.nBlocks / l.mcastA()),
-        b.getI32IntegerAttr(group),
-        l.tileOrderM ? b.getUnitAttr() : UnitAttr());
-    Value mBlock = sched.getMBlock(), nBlock = sched.getNBlock();
+    auto [mBlock, nBlock] = scheduleTile(t, numMUnits);
     if (l.mcastA() > 1)
       nBlock = k.add(k.mul(nBlock, k.c32(l.mcastA())), rank);
     if (l.mcastB() > 1)
@@ -186,16 +190,14 @@ void GemmKernelBuilder::tailTile(TileBody body, Value it) {
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(tail.thenBlock());
   Value t = k.add(fullTiles, k.divu(firstTile, k.c32(2)));
-  auto sched = ScheduleTileOp::create(
-      b, loc, k.i32, k.i32, t, numMBlocks, b.getI32IntegerAttr(l.nBlocks),
-      b.getI32IntegerAttr(std::max<int64_t>(l.swizzleGroup, 1)),
-      l.tileOrderM ? b.getUnitAttr() : UnitAttr());
+  // (No cluster pairs here: the split tail's two CTAs share one tile.)
+  auto sched = scheduleTile(t, numMBlocks);
   const int64_t half = l.kBlocks / 2;
   kStart = k.mul(rank, k.c32(half));
   kCount = arith::SelectOp::create(b, loc, k.eq(rank, k.c32(0)),
                                    k.c32(half), k.c32(l.kBlocks - half));
   inTail = true;
-  body(sched.getMBlock(), sched.getNBlock(), Value(), it);
+  body(sched.first, sched.second, Value(), it);
   inTail = false;
   kStart = kCount = Value();
 }
