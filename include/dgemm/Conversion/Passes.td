@@ -215,8 +215,9 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "answer arrives when the stage is full (or the hardware's time "
            "limit passes) while the promotion's FMAs go on, so that a stage "
            "filled during the promotion needs no second wait (kernel name "
-           "_tw); 'test' and 'auto' (the default): mbarrier.test_wait, the "
-           "state when the test issues">,
+           "_tw; on an H100 no faster on the contiguous kernels, 2-5% "
+           "slower on the 256x128 normal ones); 'test' and 'auto' (the "
+           "default): mbarrier.test_wait, the state when the test issues">,
     Option<"fullRounds", "full-rounds", "std::string",
            /*default=*/"\"auto\"",
            "Stage-unrolled K loop of a normal or contiguous kernel whose K "
@@ -231,8 +232,11 @@ def DGEMMLowerToKernel : Pass<"dgemm-lower-to-kernel", "::mlir::ModuleOp"> {
            "Persistent tile walk of the normal and contiguous layouts: 'm' "
            "walks groups of swizzle_group M blocks (M pairs with B "
            "multicast), M fastest inside a group, so the CTAs running at "
-           "one time share B columns (kernel name _tm); 'n' and 'auto' (the "
-           "default): groups of swizzle_group N blocks, N fastest">,
+           "one time share B columns (kernel name _tm; on an H100 7% fewer "
+           "DRAM bytes and 1% faster on the contiguous kernel at K 7168, "
+           "0.3% slower at K 2048, 3-5% slower on the normal 256x128 "
+           "ones); 'n' and 'auto' (the default): groups of swizzle_group N "
+           "blocks, N fastest">,
     Option<"promoteVersions", "promote-versions", "std::string",
            /*default=*/"\"auto\"",
            "Stage-unrolled K loop at block N 192 with 128x128 B scales: 'on' "
