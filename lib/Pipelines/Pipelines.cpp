@@ -31,11 +31,19 @@
 
 using namespace mlir;
 
+/// The select-and-lower half, its two passes given (with the options the
+/// command line set, or their defaults): the one place that says which
+/// passes it runs, for the runtime and for dgemm-opt alike.
+static void addToKernelPasses(OpPassManager &pm, std::unique_ptr<Pass> select,
+                              std::unique_ptr<Pass> lower) {
+  pm.addPass(std::move(select));
+  pm.addPass(std::move(lower));
+}
+
 void mlir::dgemm::buildDGEMMToKernelPipeline(OpPassManager &pm) {
   // The pass's option defaults are the lowering's capabilities
   // (::dgemm::kernelCapabilities()), which the runtime selects with too.
-  pm.addPass(createDGEMMSelectConfig());
-  pm.addPass(createDGEMMLowerToKernel());
+  addToKernelPasses(pm, createDGEMMSelectConfig(), createDGEMMLowerToKernel());
 }
 
 void mlir::dgemm::buildKernelToPTXPipeline(OpPassManager &pm) {
@@ -87,8 +95,7 @@ LogicalResult buildToKernel(OpPassManager &pm, StringRef text,
   std::unique_ptr<Pass> lower = mlir::dgemm::createDGEMMLowerToKernel();
   if (failed(lower->initializeOptions(options.lower, error)))
     return failure();
-  pm.addPass(std::move(select));
-  pm.addPass(std::move(lower));
+  addToKernelPasses(pm, std::move(select), std::move(lower));
   return success();
 }
 } // namespace

@@ -136,10 +136,9 @@ private:
 
   /// The normal and contiguous layouts' walk: the (M unit, N unit) of tile
   /// t (units of the cluster's pair) of `numMUnits` M units in the layout's
-  /// order, groups
-  /// of swizzleGroup N blocks, or M blocks with tileOrderM. Every walk of
-  /// those layouts (the tile loop, the split tail, the next tile's B-scale
-  /// prefetch) takes its tiles from here, so that all agree.
+  /// order, groups of swizzleGroup N blocks, or M blocks with tileOrderM.
+  /// Every walk of those layouts (the tile loop, the split tail, the next
+  /// tile's B-scale prefetch) takes its tiles from here, so that all agree.
   std::pair<Value, Value> scheduleTile(Value t, Value numMUnits);
 
   /// With tailSplit: the tail tile of this CTA's cluster, rank r computing
